@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// One stored response: its body and what is needed to judge and revalidate its freshness.
+public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "response"
+
+    /// The normalised URL (see ``CacheKey``).
+    public var key: String
+    public var api: API
+    /// The URL as requested.
+    public var url: String
+    public var status: Int
+    public var body: Data
+    public var contentType: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var cacheControl: String?
+    /// When the response arrived.
+    public var fetchedAt: Date
+
+    public enum Columns {
+        public static let key = Column(CodingKeys.key)
+        public static let api = Column(CodingKeys.api)
+        public static let fetchedAt = Column(CodingKeys.fetchedAt)
+    }
+
+    public init(key: String, api: API, url: String, status: Int, body: Data, contentType: String? = nil,
+                etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil, fetchedAt: Date) {
+        self.key = key
+        self.api = api
+        self.url = url
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+        self.etag = etag
+        self.lastModified = lastModified
+        self.cacheControl = cacheControl
+        self.fetchedAt = fetchedAt
+    }
+
+    /// How old the entry is at `now`, in whole seconds, never negative.
+    public func ageSeconds(at now: Date) -> Int {
+        max(0, Int(now.timeIntervalSince(fetchedAt)))
+    }
+}
+
+extension API: DatabaseValueConvertible {}
+
+/// The key a response is cached under: its URL, normalised so that the same request always finds
+/// the same entry (scheme and host lowercased, default port and fragment dropped, query sorted).
+public enum CacheKey {
+    public static func normalise(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme == "http" && components.port == 80) || (components.scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        components.fragment = nil
+        if let items = components.percentEncodedQueryItems, !items.isEmpty {
+            components.percentEncodedQueryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        } else {
+            components.percentEncodedQuery = nil
+        }
+        if components.path.isEmpty { components.path = "/" }
+        return components.string ?? url.absoluteString
+    }
+}

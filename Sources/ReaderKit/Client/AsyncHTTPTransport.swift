@@ -1,0 +1,136 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+
+/// The ``HTTPTransport`` over AsyncHTTPClient.
+///
+/// It works around the client's known traps: its deadline stops once the headers arrive, so the
+/// whole request is bounded by cancelling its task; connection failures are retried inside the
+/// client until the connect timeout, so that timeout is set from the command's; bodies are
+/// collected with a cap and decompressed with a limit, so neither a huge nor a bomb body is
+/// inflated in memory.
+public struct AsyncHTTPTransport: HTTPTransport {
+    private let client: HTTPClient
+    /// The largest body, after decompression, that is read.
+    public let maximumBodySize: Int
+
+    /// Creates a transport with its own connection pool.
+    /// - Parameters:
+    ///   - connectTimeout: how long to keep trying to connect; also bounds name resolution.
+    ///   - maximumBodySize: the largest (decompressed) body accepted; default 10 MB.
+    public init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024) {
+        var configuration = HTTPClient.Configuration()
+        let milliseconds = max(1, connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
+        configuration.timeout = .init(connect: .milliseconds(milliseconds), read: .milliseconds(milliseconds))
+        // Redirects are followed by ReaderClient, which knows what Reddit's redirects mean.
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .enabled(limit: .size(maximumBodySize))
+        configuration.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.maximumBodySize = maximumBodySize
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse {
+        let host = request.url.host ?? request.url.absoluteString
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = .GET
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if outgoing.headers["Accept-Encoding"].isEmpty { outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
+        let client = self.client
+        let prepared = outgoing
+        let limit = maximumBodySize
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let nioDeadline = NIODeadline.now() + .nanoseconds(max(0, Int64(remaining.components.seconds) * 1_000_000_000
+            + remaining.components.attoseconds / 1_000_000_000))
+        do {
+            return try await Self.withDeadline(deadline) {
+                let response = try await client.execute(prepared, deadline: nioDeadline)
+                let body = try await response.body.collect(upTo: limit)
+                let bytes = Data(body.readableBytesView)
+                let headers = HeaderFields(response.headers.map { (name: $0.name, value: $0.value) })
+                return HTTPResponse(status: Int(response.status.code), headers: headers, body: bytes)
+            }
+        } catch {
+            throw Self.classify(error, host: host)
+        }
+    }
+
+    private struct DeadlinePassed: Error {}
+
+    /// Runs `operation`, cancelling it at `deadline`: the client's own deadline does not cover a
+    /// body that trickles in.
+    private static func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw DeadlinePassed()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw DeadlinePassed() }
+            return first
+        }
+    }
+
+    /// Maps what AsyncHTTPClient and SwiftNIO throw onto the T codes.
+    static func classify(_ error: any Error, host: String) -> TransportFailure {
+        let detail = String(describing: error)
+        func failure(_ reason: TransportFailure.Reason) -> TransportFailure { TransportFailure(reason, host: host, detail: detail) }
+
+        if error is DeadlinePassed || error is CancellationError { return failure(.timedOut) }
+        if error is NIOTooManyBytesError { return failure(.responseTooLarge) }
+        if error is NIOHTTPDecompression.DecompressionError { return failure(.responseTooLarge) }
+        if let parserError = error as? HTTPParserError {
+            return parserError == .invalidEOFState ? failure(.connectionLost) : failure(.unknown)
+        }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
+                 .tlsHandshakeTimeout:
+                return failure(.timedOut)
+            case .remoteConnectionClosed, .bodyLengthMismatch:
+                return failure(.connectionLost)
+            case .redirectLimitReached, .redirectCycleDetected:
+                return failure(.tooManyRedirects)
+            default:
+                return failure(.unknown)
+            }
+        }
+        if let connectionError = error as? NIOConnectionError {
+            if connectionError.connectionErrors.isEmpty {
+                return failure(.cannotFindHost)
+            }
+            let errnos = connectionError.connectionErrors.compactMap { ($0.error as? IOError)?.errnoCode }
+            return failure(classify(errnos: errnos) ?? .cannotConnectToHost)
+        }
+        if let ioError = error as? IOError, let reason = classify(errnos: [ioError.errnoCode]) {
+            return failure(reason)
+        }
+        if let channelError = error as? ChannelError {
+            switch channelError {
+            case .connectTimeout: return failure(.timedOut)
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed: return failure(.connectionLost)
+            default: return failure(.unknown)
+            }
+        }
+        if String(describing: type(of: error)).contains("SSL") { return failure(.secureConnectionFailed) }
+        return failure(.unknown)
+
+        func classify(errnos: [Int32]) -> TransportFailure.Reason? {
+            if errnos.contains(where: { $0 == ENETUNREACH || $0 == ENETDOWN }) { return .notConnected }
+            if errnos.contains(where: { $0 == ECONNREFUSED || $0 == EHOSTUNREACH }) { return .cannotConnectToHost }
+            if errnos.contains(where: { $0 == ECONNRESET || $0 == EPIPE }) { return .connectionLost }
+            if errnos.contains(ETIMEDOUT) { return .timedOut }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Header fields in order, looked up without regard to case.
+public struct HeaderFields: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+    public init(dictionaryLiteral elements: (String, String)...) { fields = elements.map { (name: $0.0, value: $0.1) } }
+
+    /// The first value of `name`, case-insensitively.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+/// A GET as the transport sends it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: URL
+    public var headers: HeaderFields
+
+    public init(url: URL, headers: HeaderFields = [:]) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// An answer as it arrived: status, headers and the whole (decompressed) body.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: HeaderFields
+    public var body: Data
+
+    public init(status: Int, headers: HeaderFields = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Sends one request and returns the whole answer, whatever its status.
+///
+/// A status is never an error here: the validator decides what a 404 means. Every failure to get
+/// an answer is classified as a ``TransportFailure``.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`, giving up at `deadline` (headers and body together).
+    func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse
+    /// Releases connections and threads.
+    func shutdown() async
+}
+
+extension TransportFailure: Error {}

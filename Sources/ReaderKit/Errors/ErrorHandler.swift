@@ -1,0 +1,82 @@
+/// The one place that decides what each classified error becomes: ignore, alert, retry or reset.
+///
+/// `decide(_:in:)` is a pure function of the error and its context, so every row of the contract
+/// in the README is a unit test. The CLI only renders what it decides; a library user who calls
+/// ``ReaderClient`` gets the same behaviour.
+///
+/// | failure | decision | with a cached copy |
+/// |---|---|---|
+/// | T1003 cannot find host | no retry | serve stale |
+/// | T1009 offline, T1004 refused | no retry | serve stale |
+/// | T1005 lost, T1001 timed out | retry | serve stale after retries |
+/// | 408, 429, 502, 503, 504; 500 with Retry-After | retry, honouring Retry-After | serve stale after retries |
+/// | 500 without Retry-After | no retry | serve stale |
+/// | 404, 410, API says not found | alert | reset: delete the cached copy |
+/// | 401, 403 | alert | reset: delete the cached copy |
+/// | other 4xx | alert | never served |
+/// | HTML where JSON was expected | alert | serve stale |
+/// | JSON that does not decode | alert | serve stale |
+/// | cache corrupt | reset: replace the cache file, carry on | — |
+/// | cache unwritable | ignore: carry on without storing | — |
+///
+/// ## Topics
+/// - ``decide(_:in:)``
+/// - ``RetryPolicy``
+public struct ErrorHandler: Sendable {
+    /// When and how long to wait before trying again.
+    public var retryPolicy: RetryPolicy
+
+    /// Creates a handler.
+    /// - Parameter retryPolicy: the retry rules; ``RetryPolicy/default`` unless a test or a
+    ///   command-line option says otherwise.
+    public init(retryPolicy: RetryPolicy = .default) {
+        self.retryPolicy = retryPolicy
+    }
+
+    /// Decides what `error` becomes.
+    /// - Parameters:
+    ///   - error: an error classified by the pipeline.
+    ///   - context: who waits, whether a cached copy exists, the attempt, the time left.
+    /// - Returns: the decision; ``Decision/retry(after:)`` only while the retry policy allows.
+    public func decide(_ error: ReaderError, in context: ErrorContext) -> Decision {
+        switch error {
+        case .invalidArgument, .invalidConfiguration, .bug:
+            return .alert
+        case .cache(let failure):
+            switch failure.reason {
+            case .notCached: return .alert
+            case .corrupt: return .reset(.replaceCacheFile, then: .ignore(.cacheReplaced))
+            case .unwritable, .unavailable: return .ignore(.continueWithoutCache)
+            }
+        case .transport, .status, .contentType, .decoding:
+            break
+        }
+
+        if let delay = retryPolicy.delay(before: error, in: context) {
+            return .retry(after: delay)
+        }
+        if case .status(let failure) = error, Self.meansTheCopyIsGone(failure) {
+            return context.hasCachedCopy ? .reset(.deleteCachedCopy, then: .alert) : .alert
+        }
+        if Self.mayServeStale(error) {
+            if context.hasCachedCopy { return .ignore(.servedStale) }
+            if context.mode == .background, case .transport = error { return .ignore(.summarised) }
+        }
+        return .alert
+    }
+
+    /// Not found, gone, unauthorised or forbidden: a cached copy must not outlive these.
+    static func meansTheCopyIsGone(_ failure: StatusFailure) -> Bool {
+        [401, 403, 404, 410].contains(failure.status) || failure.apiError?.saysNotFound == true
+    }
+
+    /// Failures that say nothing about the resource itself, only about reaching it now: a cached
+    /// copy is still the best answer. A client error (400) is the request's fault and is not.
+    static func mayServeStale(_ error: ReaderError) -> Bool {
+        switch error {
+        case .transport, .contentType, .decoding: true
+        case .status(let failure): failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status)
+        default: false
+        }
+    }
+}

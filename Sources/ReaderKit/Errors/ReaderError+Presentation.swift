@@ -1,0 +1,177 @@
+import Foundation
+
+extension ReaderError {
+    /// The stable code, such as `T1003`, `H404`, `A403` or `D1003`.
+    ///
+    /// A status failure is `A` + status when the API's body explained it (SWAPI's
+    /// `{"detail": "Not found"}`), and `H` + status when it did not (an HTML error page).
+    public var code: ErrorCode {
+        switch self {
+        case .invalidArgument: ErrorCode(.request, 1001)
+        case .invalidConfiguration: ErrorCode(.request, 1002)
+        case .transport(let failure): ErrorCode(.transport, failure.reason.rawValue)
+        case .status(let failure): ErrorCode(failure.apiError == nil ? .http : .api, failure.status)
+        case .contentType: ErrorCode(.decoding, 1001)
+        case .decoding(let failure): ErrorCode(.decoding, failure.reason.rawValue)
+        case .cache(let failure): ErrorCode(.cache, failure.reason.rawValue)
+        case .bug: ErrorCode(.bug, 1001)
+        }
+    }
+
+    /// The exit code `reader` ends with when this error is not recovered from.
+    public var exitCode: ExitCode {
+        switch self {
+        case .invalidArgument: .usage
+        case .invalidConfiguration: .configuration
+        case .transport(let failure):
+            switch failure.reason {
+            case .cannotFindHost: .noHost
+            case .responseTooLarge, .tooManyRedirects, .secureConnectionFailed: .protocolError
+            default: .temporaryFailure
+            }
+        case .status(let failure):
+            switch failure.status {
+            case 404, 410: .notFound
+            case 401, 403: .noPermission
+            case 408, 429: .temporaryFailure
+            case 500...599: .unavailable
+            default: failure.apiError?.saysNotFound == true ? .notFound : .protocolError
+            }
+        case .contentType: .protocolError
+        case .decoding: .dataError
+        case .cache(let failure): failure.reason == .notCached ? .unavailable : .software
+        case .bug: .software
+        }
+    }
+
+    /// One sentence for people, with any server text sanitised.
+    public var message: String {
+        switch self {
+        case .invalidArgument(let text), .invalidConfiguration(let text):
+            return text
+        case .transport(let failure):
+            let host = TerminalText.sanitise(failure.host, maxLength: 253)
+            switch failure.reason {
+            case .timedOut: return "the request to \(host) timed out"
+            case .cannotFindHost: return "cannot find host \(host): the name does not resolve"
+            case .cannotConnectToHost: return "cannot connect to \(host): nothing accepted the connection"
+            case .connectionLost: return "the connection to \(host) was lost before the answer was complete"
+            case .tooManyRedirects: return "\(host) redirected too many times"
+            case .notConnected: return "no network: there is no route to \(host)"
+            case .responseTooLarge: return "the answer from \(host) is larger than reader accepts"
+            case .secureConnectionFailed: return "a secure connection to \(host) could not be made"
+            case .unknown: return "the request to \(host) failed"
+            }
+        case .status(let failure):
+            let name = HTTPStatusName.phrase(for: failure.status)
+            var text = "the server answered \(failure.status) \(name)"
+            if failure.isNotFound || failure.apiError?.saysNotFound == true { text = "not found (\(failure.status))" }
+            if let summary = failure.apiError?.summary, !summary.isEmpty {
+                text += ": the server says \"\(TerminalText.sanitise(summary, maxLength: 300))\""
+            }
+            return text
+        case .contentType(let failure):
+            var text = "expected JSON but got \(TerminalText.sanitise(failure.contentType, maxLength: 80))"
+            if let title = failure.pageTitle, !title.isEmpty { text += " (a page titled \"\(title)\")" }
+            return text
+        case .decoding(let failure):
+            switch failure.reason {
+            case .corrupt: return "the answer is not valid JSON"
+            case .keyMissing, .typeMismatch, .invalidValue:
+                return "the answer does not have the expected shape: the service may have changed"
+            }
+        case .cache(let failure):
+            switch failure.reason {
+            case .notCached: return "offline, and nothing is cached for this request"
+            case .corrupt: return "the cache file is damaged"
+            case .unwritable: return "the cache cannot be written"
+            case .unavailable: return "the cache cannot be opened"
+            }
+        case .bug(let text):
+            return "internal error: \(text)"
+        }
+    }
+
+    /// What the user can do next.
+    public var suggestion: String {
+        switch self {
+        case .invalidArgument: return "see 'reader help' for the arguments each command takes"
+        case .invalidConfiguration: return "fix the environment variable named above, or unset it to use the default"
+        case .transport(let failure):
+            switch failure.reason {
+            case .cannotFindHost: return "check the address and your DNS; try again with --offline to read cached data"
+            case .timedOut: return "try again, or give more time with --timeout"
+            case .responseTooLarge, .secureConnectionFailed, .tooManyRedirects:
+                return "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"
+            default: return "check your connection and try again; --offline reads cached data"
+            }
+        case .status(let failure):
+            switch failure.status {
+            case 404, 410: return "check the name or id"
+            case 401, 403: return "the resource is private, quarantined or forbidden; it cannot be read anonymously"
+            case 408, 429: return "wait a moment and try again"
+            case 500...599: return "the service has a problem; try again later"
+            default: return failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments"
+            }
+        case .contentType:
+            return "a network login page (captive portal) or a block page may be in the way; open a browser or try another network"
+        case .decoding:
+            return "the service changed; try updating reader, and report it if it persists"
+        case .cache(let failure):
+            switch failure.reason {
+            case .notCached: return "run the command once without --offline while connected"
+            default: return "run with --cache-path to use another file"
+            }
+        case .bug:
+            return "this is a bug; please report it with code \(code)"
+        }
+    }
+
+    /// Detail for developers (`--verbose`): the URL, the coding path, what the transport said.
+    public var technicalDetail: String {
+        switch self {
+        case .invalidArgument(let text), .invalidConfiguration(let text), .bug(let text): text
+        case .transport(let failure): failure.detail
+        case .status(let failure):
+            "GET \(failure.url) → \(failure.status)"
+                + (failure.retryAfterSeconds.map { ", Retry-After: \($0) s" } ?? "")
+        case .contentType(let failure): "GET \(failure.url) → Content-Type: \(failure.contentType)"
+        case .decoding(let failure):
+            "GET \(failure.url): at \(failure.codingPath.isEmpty ? "the top level" : failure.codingPath): \(failure.detail)"
+        case .cache(let failure): "\(failure.path): \(failure.detail)"
+        }
+    }
+}
+
+extension ReaderError: LocalizedError {
+    public var errorDescription: String? { "\(code): \(message)" }
+    public var recoverySuggestion: String? { suggestion }
+}
+
+extension ReaderError: CustomStringConvertible {
+    public var description: String { "error \(code): \(message)" }
+}
+
+/// Reason phrases for the statuses `reader` names.
+enum HTTPStatusName {
+    static func phrase(for status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 300...399: "Redirect"
+        case 400...499: "Client Error"
+        case 500...599: "Server Error"
+        default: "Unexpected Status"
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Every failure ReaderKit reports, classified once at the layer where it happened.
+///
+/// The layers run in a fixed order (transport → HTTP status and the API's error body → content
+/// type → decoding) and the first failure wins. Each case carries what the user needs
+/// (`message`, `suggestion`), what a developer needs (`technicalDetail`), and a stable `code`.
+///
+/// ## Topics
+/// - ``code``
+/// - ``exitCode``
+/// - ``message``
+/// - ``suggestion``
+/// - ``technicalDetail``
+public enum ReaderError: Error, Sendable {
+    /// An argument is invalid; found before any request (`R1001`).
+    case invalidArgument(String)
+    /// The configuration (an environment variable) is invalid (`R1002`).
+    case invalidConfiguration(String)
+    /// The request got no answer.
+    case transport(TransportFailure)
+    /// The server answered with an error status; `apiError` holds what its body said, if it said it
+    /// in a shape the API uses.
+    case status(StatusFailure)
+    /// The server answered 2xx with something other than JSON (a captive portal, a block page).
+    case contentType(ContentTypeFailure)
+    /// The JSON does not decode into the expected type.
+    case decoding(DecodingFailure)
+    /// The local cache failed.
+    case cache(CacheFailure)
+    /// An internal invariant broke.
+    case bug(String)
+}
+
+/// Why a request got no answer. Codes mirror `URLError` (`T1003` is `URLError.cannotFindHost`).
+public struct TransportFailure: Sendable, Equatable {
+    public enum Reason: Int, Sendable, CaseIterable {
+        /// The request took longer than its deadline (`URLError.timedOut`).
+        case timedOut = 1001
+        /// The host name does not resolve (`URLError.cannotFindHost`).
+        case cannotFindHost = 1003
+        /// Nothing accepts connections there (`URLError.cannotConnectToHost`).
+        case cannotConnectToHost = 1004
+        /// The connection closed before the whole answer arrived (`URLError.networkConnectionLost`).
+        case connectionLost = 1005
+        /// Too many redirects (`URLError.httpTooManyRedirects`).
+        case tooManyRedirects = 1007
+        /// No network route at all (`URLError.notConnectedToInternet`).
+        case notConnected = 1009
+        /// The answer is larger than the limit (`URLError.dataLengthExceedsMaximum`).
+        case responseTooLarge = 1103
+        /// TLS failed (`URLError.secureConnectionFailed`).
+        case secureConnectionFailed = 1200
+        /// Anything else the transport reported (`URLError.unknown` is -1).
+        case unknown = 1000
+    }
+
+    public var reason: Reason
+    /// The host the request was for.
+    public var host: String
+    /// What the transport said, for `--verbose`.
+    public var detail: String
+
+    public init(_ reason: Reason, host: String, detail: String) {
+        self.reason = reason
+        self.host = host
+        self.detail = detail
+    }
+}
+
+/// An error status, with the API's own explanation when its body gave one.
+public struct StatusFailure: Sendable, Equatable {
+    public var status: Int
+    public var url: String
+    /// What the API's error body said, when it is a shape the API uses.
+    public var apiError: APIErrorBody?
+    /// The server's `Retry-After`, in seconds, when it sent one.
+    public var retryAfterSeconds: Double?
+
+    public init(status: Int, url: String, apiError: APIErrorBody? = nil, retryAfterSeconds: Double? = nil) {
+        self.status = status
+        self.url = url
+        self.apiError = apiError
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// Whether the status or the API says the resource does not exist.
+    public var isNotFound: Bool { status == 404 || status == 410 }
+}
+
+/// A 2xx answer whose content type is not JSON.
+public struct ContentTypeFailure: Sendable, Equatable {
+    public var contentType: String
+    public var url: String
+    /// The page's `<title>`, sanitised, when the body is HTML: it often names the portal or block.
+    public var pageTitle: String?
+
+    public init(contentType: String, url: String, pageTitle: String? = nil) {
+        self.contentType = contentType
+        self.url = url
+        self.pageTitle = pageTitle
+    }
+}
+
+/// JSON that does not decode, with the coding path kept for the technical detail.
+public struct DecodingFailure: Sendable, Equatable {
+    public enum Reason: Int, Sendable, CaseIterable {
+        /// The body is not JSON at all (corrupt or truncated).
+        case corrupt = 1002
+        /// A key the model needs is missing.
+        case keyMissing = 1003
+        /// A value has another type than the model expects.
+        case typeMismatch = 1004
+        /// A value is of the right type but not valid (a date that does not parse).
+        case invalidValue = 1005
+    }
+
+    public var reason: Reason
+    /// The coding path, such as `results[3].episode_id`.
+    public var codingPath: String
+    public var detail: String
+    public var url: String
+
+    public init(_ reason: Reason, codingPath: String, detail: String, url: String) {
+        self.reason = reason
+        self.codingPath = codingPath
+        self.detail = detail
+        self.url = url
+    }
+
+    /// Classifies a `DecodingError` (or another error JSONDecoder threw) for `url`.
+    public init(_ error: any Error, url: String) {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce(into: "") { text, key in
+                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+            }
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            self.init(.keyMissing, codingPath: path(context.codingPath + [key]),
+                      detail: "key \(key.stringValue.debugDescription) not found", url: url)
+        case .typeMismatch(let type, let context)?:
+            self.init(.typeMismatch, codingPath: path(context.codingPath),
+                      detail: "expected \(type): \(context.debugDescription)", url: url)
+        case .valueNotFound(let type, let context)?:
+            self.init(.typeMismatch, codingPath: path(context.codingPath),
+                      detail: "expected \(type), found null", url: url)
+        case .dataCorrupted(let context)?:
+            let corrupt = context.codingPath.isEmpty
+            self.init(corrupt ? .corrupt : .invalidValue, codingPath: path(context.codingPath),
+                      detail: context.debugDescription, url: url)
+        default:
+            self.init(.corrupt, codingPath: "", detail: String(describing: error), url: url)
+        }
+    }
+}
+
+/// A failure of the local cache.
+public struct CacheFailure: Sendable, Equatable {
+    public enum Reason: Int, Sendable, CaseIterable {
+        /// `--offline` and nothing cached for this request.
+        case notCached = 1001
+        /// The cache file is corrupt, not a database, or from a newer schema.
+        case corrupt = 1002
+        /// The cache cannot be written (read-only, disk full).
+        case unwritable = 1003
+        /// The cache cannot be opened at all (no permission on the folder).
+        case unavailable = 1004
+    }
+
+    public var reason: Reason
+    public var path: String
+    public var detail: String
+
+    public init(_ reason: Reason, path: String, detail: String) {
+        self.reason = reason
+        self.path = path
+        self.detail = detail
+    }
+}

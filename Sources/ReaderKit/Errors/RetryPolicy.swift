@@ -1,0 +1,80 @@
+/// When a failed request is tried again, and after how long.
+///
+/// Modelled on Alamofire's `RetryPolicy`: an immutable value with documented defaults and one
+/// decision function. Only idempotent requests (GET) are retried.
+public struct RetryPolicy: Sendable, Equatable {
+    /// How many more attempts after the first, at the most (`--retries`).
+    public var maximumRetries: Int
+    /// The first backoff delay; it doubles with each attempt.
+    public var baseDelay: Duration
+    /// The longest single wait. A server that asks for longer (Retry-After) is not retried: its
+    /// request is reported instead of holding the terminal.
+    public var maximumDelay: Duration
+    /// Returns a number in 0...1 for the jitter; tests fix it.
+    public var jitter: @Sendable () -> Double
+
+    /// 3 retries, 0.5 s doubling, at most 30 s a wait, full jitter.
+    public static let `default` = RetryPolicy()
+
+    public init(maximumRetries: Int = 3, baseDelay: Duration = .milliseconds(500),
+                maximumDelay: Duration = .seconds(30), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+        self.maximumRetries = maximumRetries
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.jitter = jitter
+    }
+
+    /// Statuses worth another try:
+    /// - 408 Request Timeout: the server gave up waiting for us; a new attempt may be faster.
+    /// - 429 Too Many Requests: rate limited; wait as asked.
+    /// - 502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout: a proxy or an overloaded
+    ///   or restarting server; transient by definition.
+    ///
+    /// 500 is retried only with a `Retry-After` (planned maintenance): without one it is a
+    /// permanent fault and retrying is futile. No 4xx but 408 and 429 is retried: the request is wrong.
+    public static let retryableStatuses: Set<Int> = [408, 429, 502, 503, 504]
+
+    /// Transport failures worth another try: a timeout or a dropped connection may not recur.
+    /// Not a host that does not resolve, a refused connection or no network: those do not heal
+    /// within a backoff, and the cache answers faster.
+    public static let retryableTransportReasons: Set<TransportFailure.Reason> = [.timedOut, .connectionLost]
+
+    /// The delay before the next attempt, or nil when `error` is not retried.
+    /// - Parameters:
+    ///   - error: the classified failure of the attempt that just ended.
+    ///   - context: the attempt number and the time left before the deadline.
+    /// - Returns: the server's Retry-After when it gave one, else full-jitter exponential backoff.
+    public func delay(before error: ReaderError, in context: ErrorContext) -> Duration? {
+        guard context.isIdempotent, context.attempt <= maximumRetries else { return nil }
+        let delay: Duration
+        switch error {
+        case .transport(let failure) where Self.retryableTransportReasons.contains(failure.reason):
+            delay = backoff(afterAttempt: context.attempt)
+        case .status(let failure):
+            if let seconds = failure.retryAfterSeconds,
+               Self.retryableStatuses.contains(failure.status) || failure.status == 500 {
+                delay = .milliseconds(Int64((max(0, seconds) * 1000).rounded()))
+            } else if Self.retryableStatuses.contains(failure.status) {
+                delay = backoff(afterAttempt: context.attempt)
+            } else {
+                return nil
+            }
+        default:
+            return nil
+        }
+        guard delay <= maximumDelay else { return nil }
+        if let remaining = context.remaining, delay >= remaining { return nil }
+        return delay
+    }
+
+    /// Full jitter: a random wait between zero and `baseDelay × 2^(attempt-1)`, capped.
+    func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 16)
+        let ceiling = min(baseDelay * (1 << exponent), maximumDelay)
+        return ceiling * min(max(jitter(), 0), 1)
+    }
+
+    public static func == (lhs: RetryPolicy, rhs: RetryPolicy) -> Bool {
+        lhs.maximumRetries == rhs.maximumRetries && lhs.baseDelay == rhs.baseDelay && lhs.maximumDelay == rhs.maximumDelay
+    }
+}

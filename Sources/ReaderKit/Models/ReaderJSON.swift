@@ -1,0 +1,49 @@
+import Foundation
+
+/// The JSON coders ReaderKit uses for both APIs.
+///
+/// SWAPI's `created` and `edited` are ISO 8601 with fractional seconds, Reddit's `created_utc` is
+/// epoch seconds; one date strategy accepts both, so every model decodes with the same decoder.
+public enum ReaderJSON {
+    /// A decoder that reads SWAPI and Reddit dates.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            if let seconds = try? container.decode(Double.self) {
+                return Date(timeIntervalSince1970: seconds)
+            }
+            let text = try container.decode(String.self)
+            guard let date = parseTimestamp(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Expected an ISO 8601 timestamp, found \(text.debugDescription)")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// An encoder that writes dates as ISO 8601 with fractional seconds, keys sorted, so output is stable.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatTimestamp(date))
+        }
+        return encoder
+    }
+
+    /// Parses `2014-12-09T13:50:51.644000Z` (any number of fractional digits) or `2014-12-09T13:50:51Z`.
+    public static func parseTimestamp(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+    }
+
+    /// Formats a date as ISO 8601 in UTC with millisecond precision.
+    public static func formatTimestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,127 @@
+/// Makes text from the network safe and measurable for a terminal.
+///
+/// Anything a stranger can post (titles, names, a server's error reason) may hold escape
+/// sequences that move the cursor or recolour the screen, bidi overrides that reverse what
+/// follows, invisible characters, or line breaks that split a table row. `sanitise` removes or
+/// replaces all of them; `width` counts terminal cells.
+public enum TerminalText {
+    /// Returns `text` with control characters, escape sequences, bidi controls and invisible
+    /// characters removed, and line breaks and tabs folded to single spaces.
+    /// - Parameters:
+    ///   - text: untrusted text.
+    ///   - maxLength: at most this many characters are kept, then an ellipsis.
+    public static func sanitise(_ text: some StringProtocol, maxLength: Int = 4096) -> String {
+        var output = String.UnicodeScalarView()
+        var scalars = String(text).unicodeScalars.makeIterator()
+        var lastWasSpace = false
+        var kept = 0
+        while let scalar = scalars.next() {
+            if scalar == "\u{1B}" || scalar == "\u{9B}" {
+                skipEscapeSequence(startingWith: scalar, in: &scalars)
+                continue
+            }
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" || scalar == "\u{2028}" || scalar == "\u{2029}"
+                || scalar == "\u{85}" {
+                if !lastWasSpace && !output.isEmpty { output.append(" "); lastWasSpace = true }
+                continue
+            }
+            guard isVisible(scalar) else { continue }
+            if kept >= maxLength { output.append("…"); break }
+            output.append(scalar)
+            kept += 1
+            lastWasSpace = scalar == " "
+        }
+        var result = String(output)
+        while result.hasSuffix(" ") { result.removeLast() }
+        return result
+    }
+
+    /// Whether a scalar may reach the terminal as it is.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return false                  // C0 and C1 controls
+        case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069: return false // zero-width, bidi marks and overrides
+        case 0xFEFF, 0xFFF9...0xFFFB, 0x061C, 0x180E, 0x00AD: return false
+        case 0xE0000...0xE007F: return false                          // tag characters
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator:
+                // Format characters hide text, except the joiner that builds emoji sequences.
+                return scalar.value == 0x200D
+            default: return true
+            }
+        }
+    }
+
+    /// Skips an ANSI escape: CSI (`ESC [` … final byte), OSC (`ESC ]` … BEL or ST), or a two-byte escape.
+    private static func skipEscapeSequence(startingWith first: Unicode.Scalar,
+                                           in scalars: inout String.UnicodeScalarView.Iterator) {
+        var introducer = first == "\u{9B}" ? "[" : scalars.next()
+        if first == "\u{1B}", introducer == nil { return }
+        switch introducer {
+        case "[":
+            while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
+        case "]", "P", "X", "^", "_":
+            var previous: Unicode.Scalar?
+            while let next = scalars.next() {
+                if next == "\u{07}" || next == "\u{9C}" || (previous == "\u{1B}" && next == "\\") { break }
+                previous = next
+            }
+        default:
+            introducer = nil
+        }
+    }
+
+    /// The number of terminal cells `text` takes: East Asian wide characters and emoji take two,
+    /// combining marks and joiners none.
+    public static func width(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// The number of cells one grapheme takes.
+    public static func width(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if character.unicodeScalars.count > 1,
+           character.unicodeScalars.contains(where: { $0.value == 0xFE0F || $0.properties.isEmojiPresentation }) {
+            return 2
+        }
+        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark
+            || !isVisible(first) {
+            return 0
+        }
+        if first.properties.isEmojiPresentation { return 2 }
+        return isWide(first.value) ? 2 : 1
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Cuts sanitised `text` to at most `cells` terminal cells, ending with `…` when it was cut.
+    public static func truncate(_ text: String, toWidth cells: Int) -> String {
+        guard cells > 0 else { return "" }
+        guard width(text) > cells else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = width(of: character)
+            if used + next > cells - 1 { break }
+            result.append(character)
+            used += next
+        }
+        return result + "…"
+    }
+
+    /// Pads sanitised `text` with spaces to exactly `cells` cells (cutting it when longer).
+    public static func pad(_ text: String, toWidth cells: Int) -> String {
+        let cut = truncate(text, toWidth: cells)
+        return cut + String(repeating: " ", count: max(0, cells - width(cut)))
+    }
+}
