@@ -29,6 +29,9 @@ public struct AsyncHTTPTransport: HTTPTransport {
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .size(maximumBodySize))
         configuration.httpVersion = .http1Only
+        // A refused connection or an unknown host fails at once with its real cause, instead of
+        // being retried inside the client until the connect timeout; ReaderKit's RetryPolicy decides.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.maximumBodySize = maximumBodySize
     }

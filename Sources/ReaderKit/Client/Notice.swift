@@ -1,0 +1,47 @@
+import Foundation
+
+/// Something the user should know that is not a failure: stale data served, the cache reset.
+public struct Notice: Sendable, Equatable, Hashable {
+    public enum Kind: String, Sendable {
+        /// Cached data was served instead of an error.
+        case staleData = "stale_data"
+        /// The cache was replaced or cannot be written.
+        case cache
+    }
+
+    public var kind: Kind
+    /// The code of the error behind the notice.
+    public var code: ErrorCode
+    /// One line for people, already safe for a terminal.
+    public var message: String
+
+    public init(kind: Kind, code: ErrorCode, message: String) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+    }
+}
+
+/// Collects notices for one run so that the same one is shown once, with a count when it recurs:
+/// when ten requests fail the same way, one line says so.
+public actor NoticeBoard {
+    private var order: [Notice] = []
+    private var counts: [Notice: Int] = [:]
+
+    public init() {}
+
+    /// Records `notice`; returns true the first time it is seen this run.
+    @discardableResult
+    public func post(_ notice: Notice) -> Bool {
+        counts[notice, default: 0] += 1
+        guard counts[notice] == 1 else { return false }
+        order.append(notice)
+        return true
+    }
+
+    /// The notices in the order first seen, each with how many times it was posted; empties the board.
+    public func drain() -> [(notice: Notice, count: Int)] {
+        defer { order = []; counts = [:] }
+        return order.map { ($0, counts[$0] ?? 1) }
+    }
+}

@@ -1,0 +1,360 @@
+import Foundation
+import Logging
+
+/// How one load may use the cache and the network.
+public struct LoadOptions: Sendable, Equatable {
+    public enum CacheMode: String, Sendable {
+        /// Serve a fresh cached copy; otherwise ask the network, falling back to a stale copy.
+        case normal
+        /// Ask the network even when a fresh copy exists; still fall back to it on failure.
+        case refresh
+        /// Never touch the network; serve any cached copy, however old.
+        case offline
+    }
+
+    public var cacheMode: CacheMode
+    public var mode: ErrorContext.Mode
+
+    public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive) {
+        self.cacheMode = cacheMode
+        self.mode = mode
+    }
+}
+
+/// Where a loaded value came from and how old it is.
+public struct LoadMetadata: Sendable, Equatable, Codable {
+    public enum Source: String, Sendable, Codable {
+        case network
+        case cache
+    }
+
+    public var source: Source
+    /// Whether the data is older than its freshness lifetime.
+    public var stale: Bool
+    public var fetchedAt: Date
+    public var ageSeconds: Int
+    /// The code of the error that made a stale copy be served, if one did.
+    public var errorCode: ErrorCode?
+    public var url: String
+
+    enum CodingKeys: String, CodingKey {
+        case source, stale, url
+        case fetchedAt = "fetched_at"
+        case ageSeconds = "age_seconds"
+        case errorCode = "error_code"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(stale, forKey: .stale)
+        try container.encode(fetchedAt, forKey: .fetchedAt)
+        try container.encode(ageSeconds, forKey: .ageSeconds)
+        try container.encode(errorCode, forKey: .errorCode)  // null when none, so scripts can rely on the key
+        try container.encode(url, forKey: .url)
+    }
+}
+
+/// A decoded value with the bytes it came from and where they came from.
+public struct Loaded<Value: Sendable>: Sendable {
+    public var value: Value
+    /// The raw JSON body, as the API sent it.
+    public var body: Data
+    public var metadata: LoadMetadata
+}
+
+/// A load that failed: the classified error and what the ErrorHandler decided about it.
+public struct LoadFailure: Error, Sendable {
+    public var error: ReaderError
+    public var decision: Decision
+
+    public init(error: ReaderError, decision: Decision) {
+        self.error = error
+        self.decision = decision
+    }
+}
+
+/// Loads endpoints through the cache and the network, applying the ErrorHandler's decisions.
+///
+/// This is the pipeline: cache lookup → transport → status and API error body → content type →
+/// decoding → store; on a failure, the ``ErrorHandler`` decides to retry, serve a stale copy,
+/// reset state or alert. A library user gets exactly the behaviour of the `reader` command.
+///
+/// ## Topics
+/// - ``init(configuration:transport:logger:sleep:now:)``
+/// - ``load(_:options:)``
+/// - ``notices``
+/// - ``shutdown()``
+public actor ReaderClient {
+    /// What a client needs to know.
+    public struct Configuration: Sendable {
+        public var services: ServiceConfiguration
+        /// The cache file; nil for no cache at all.
+        public var cachePath: String?
+        /// The deadline for one load, retries included.
+        public var timeout: Duration
+        public var retryPolicy: RetryPolicy
+        public var freshness: FreshnessPolicy
+        /// The largest body accepted, after decompression.
+        public var maximumBodySize: Int
+        /// The most redirects followed for one request.
+        public var maximumRedirects: Int
+
+        public init(services: ServiceConfiguration = ServiceConfiguration(), cachePath: String? = nil,
+                    timeout: Duration = .seconds(20), retryPolicy: RetryPolicy = .default,
+                    freshness: FreshnessPolicy = .default, maximumBodySize: Int = 10 * 1024 * 1024,
+                    maximumRedirects: Int = 5) {
+            self.services = services
+            self.cachePath = cachePath
+            self.timeout = timeout
+            self.retryPolicy = retryPolicy
+            self.freshness = freshness
+            self.maximumBodySize = maximumBodySize
+            self.maximumRedirects = maximumRedirects
+        }
+    }
+
+    public let configuration: Configuration
+    /// Notices of this client's loads (stale data, cache trouble), each once.
+    public let notices = NoticeBoard()
+    private let handler: ErrorHandler
+    private let logger: Logger
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let now: @Sendable () -> Date
+    private var transport: (any HTTPTransport)?
+    private var cacheState: CacheState = .unopened
+
+    private enum CacheState {
+        case unopened
+        case open(ResponseCache)
+        case none
+    }
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - configuration: services, cache, limits and policies.
+    ///   - transport: the HTTP transport; by default an ``AsyncHTTPTransport``, made on first use so
+    ///     that an offline read never starts one.
+    ///   - logger: where requests are logged at debug level.
+    ///   - sleep: how retries wait; tests pass one that does not.
+    ///   - now: the clock for ages and freshness.
+    public init(configuration: Configuration, transport: (any HTTPTransport)? = nil,
+                logger: Logger = Logger(label: "reader.client"),
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.transport = transport
+        self.handler = ErrorHandler(retryPolicy: configuration.retryPolicy)
+        self.logger = logger
+        self.sleep = sleep
+        self.now = now
+    }
+
+    /// Closes the transport's connections.
+    public func shutdown() async {
+        await transport?.shutdown()
+        transport = nil
+    }
+
+    /// Loads `endpoint`.
+    /// - Parameters:
+    ///   - endpoint: what to load.
+    ///   - options: how the cache and the network may be used.
+    /// - Returns: the decoded value, its bytes, and where they came from.
+    /// - Throws: ``LoadFailure`` when the ErrorHandler decides to alert.
+    public func load<Value>(_ endpoint: Endpoint<Value>, options: LoadOptions = LoadOptions()) async throws(LoadFailure) -> Loaded<Value> {
+        let url = endpoint.url(in: configuration.services)
+        let key = CacheKey.normalise(url)
+        let cache = await openCache()
+        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, in: cache)
+
+        if let cached, options.cacheMode == .offline
+            || (options.cacheMode == .normal && configuration.freshness.isFresh(cached.entry, at: now())) {
+            return loaded(cached.value, from: cached.entry, errorCode: nil)
+        }
+        if options.cacheMode == .offline {
+            let error = ReaderError.cache(CacheFailure(.notCached, path: cache?.path ?? "", detail: "no entry for \(key)"))
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+        }
+
+        let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
+        var attempt = 0
+        while true {
+            attempt += 1
+            let error: ReaderError
+            do {
+                return try await fetch(endpoint, url: url, key: key, deadline: deadline, cache: cache)
+            } catch let failure {
+                error = failure
+            }
+            let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, attempt: attempt,
+                                       remaining: ContinuousClock.now.duration(to: deadline))
+            var decision = handler.decide(error, in: context)
+            logger.debug("request failed", metadata: [
+                "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
+            ])
+            if case .reset(.deleteCachedCopy, let then) = decision {
+                if let cache { await write(in: cache) { (cache) throws(CacheFailure) in try cache.deleteEntry(forKey: key) } }
+                decision = then
+            }
+            switch decision {
+            case .retry(let delay):
+                do { try await sleep(delay) } catch { throw LoadFailure(error: error as? ReaderError ?? .transport(
+                    TransportFailure(.timedOut, host: url.host ?? "", detail: "cancelled while waiting to retry")), decision: .alert) }
+            case .ignore(.servedStale) where cached != nil:
+                let copy = cached!
+                let result = loaded(copy.value, from: copy.entry, errorCode: error.code)
+                await notices.post(Notice(kind: .staleData, code: error.code, message:
+                    "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
+                return result
+            default:
+                throw LoadFailure(error: error, decision: decision)
+            }
+        }
+    }
+
+    /// One attempt: the network, validation, decoding, then the cache.
+    private func fetch<Value>(_ endpoint: Endpoint<Value>, url: URL, key: String, deadline: ContinuousClock.Instant,
+                              cache: ResponseCache?) async throws(ReaderError) -> Loaded<Value> {
+        let (response, finalURL) = try await send(url, api: endpoint.api, deadline: deadline)
+        let shownURL = finalURL.absoluteString
+        try ResponseValidator.validate(response, url: shownURL, now: now())
+        let value: Value
+        do {
+            value = try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
+        } catch {
+            // An error envelope in a 2xx answer is the API speaking, not a change of shape.
+            if let apiError = APIErrorBody.recognise(response.body) {
+                throw .status(StatusFailure(status: apiError.statusInBody ?? response.status, url: shownURL, apiError: apiError))
+            }
+            throw .decoding(DecodingFailure(error, url: shownURL))
+        }
+        let fetchedAt = now()
+        let entry = CacheEntry(key: key, api: endpoint.api, url: url.absoluteString, status: response.status,
+                               body: response.body, contentType: response.headers["Content-Type"],
+                               etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
+                               cacheControl: response.headers["Cache-Control"], fetchedAt: fetchedAt)
+        if let cache, FreshnessPolicy.mayStore(cacheControl: entry.cacheControl) {
+            await write(in: cache) { (cache) throws(CacheFailure) in try cache.store(entry) }
+        }
+        return Loaded(value: value, body: response.body, metadata: LoadMetadata(
+            source: .network, stale: false, fetchedAt: fetchedAt, ageSeconds: 0, errorCode: nil, url: url.absoluteString))
+    }
+
+    /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
+    /// redirect to its search page: that is "not found", not a page to follow.
+    private func send(_ url: URL, api: API, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
+        let transport = self.transportForUse()
+        var current = url
+        for _ in 0...configuration.maximumRedirects {
+            var headers: HeaderFields = ["Accept": "application/json", "User-Agent": Reddit.userAgent]
+            if api == .swapi { headers = ["Accept": "application/json", "User-Agent": "reader/\(ReaderKitVersion.string)"] }
+            logger.debug("GET", metadata: ["request.url": "\(current)"])
+            let response: HTTPResponse
+            do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
+            catch { throw .transport(error) }
+            logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
+                                                "response.bytes": "\(response.body.count)"])
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
+                return (response, current)
+            }
+            if api == .reddit, location.contains("/subreddits/search") {
+                throw .status(StatusFailure(status: 404, url: current.absoluteString, apiError: APIErrorBody(
+                    reason: "not_found", message: "there is no subreddit by that name", statusInBody: 404)))
+            }
+            guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
+                  next.scheme == "http" || next.scheme == "https" else {
+                return (response, current)
+            }
+            current = next
+        }
+        throw .transport(TransportFailure(.tooManyRedirects, host: url.host ?? "", detail: "more than \(configuration.maximumRedirects) redirects"))
+    }
+
+    private func transportForUse() -> any HTTPTransport {
+        if let transport { return transport }
+        let made = AsyncHTTPTransport(connectTimeout: configuration.timeout, maximumBodySize: configuration.maximumBodySize)
+        transport = made
+        return made
+    }
+
+    private func loaded<Value>(_ value: Value, from entry: CacheEntry, errorCode: ErrorCode?) -> Loaded<Value> {
+        let now = now()
+        return Loaded(value: value, body: entry.body, metadata: LoadMetadata(
+            source: .cache, stale: !configuration.freshness.isFresh(entry, at: now), fetchedAt: entry.fetchedAt,
+            ageSeconds: entry.ageSeconds(at: now), errorCode: errorCode, url: entry.url))
+    }
+
+    // MARK: - The cache, under the ErrorHandler's decisions
+
+    /// Opens the cache once. A damaged file is moved aside and replaced; a cache that cannot be
+    /// opened at all leaves the command to carry on without one.
+    private func openCache() async -> ResponseCache? {
+        switch cacheState {
+        case .open(let cache): return cache
+        case .none: return nil
+        case .unopened: break
+        }
+        guard let path = configuration.cachePath else { cacheState = .none; return nil }
+        var opened: ResponseCache?
+        do {
+            opened = try ResponseCache.open(path: path)
+        } catch {
+            opened = await recover(from: error, path: path)
+        }
+        if let opened, opened.isReadOnly {
+            await handleCacheFailure(CacheFailure(.unwritable, path: path, detail: "the file or its folder is read-only"))
+        }
+        cacheState = opened.map { .open($0) } ?? .none
+        return opened
+    }
+
+    private func recover(from failure: CacheFailure, path: String) async -> ResponseCache? {
+        guard case .reset(.replaceCacheFile, _) = handler.decide(.cache(failure), in: ErrorContext()) else {
+            await handleCacheFailure(failure)
+            return nil
+        }
+        do {
+            let aside = try ResponseCache.moveAside(path: path, now: now())
+            let fresh = try ResponseCache.open(path: path)
+            await notices.post(Notice(kind: .cache, code: ErrorCode(.cache, CacheFailure.Reason.corrupt.rawValue), message:
+                "the cache file was damaged; it was moved to \(TerminalText.sanitise(aside)) and a new one started"))
+            return fresh
+        } catch {
+            await handleCacheFailure(error)
+            return nil
+        }
+    }
+
+    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, in cache: ResponseCache?) async -> (entry: CacheEntry, value: Value)? {
+        guard let cache else { return nil }
+        do {
+            guard let entry = try cache.entry(forKey: key) else { return nil }
+            // A copy that no longer decodes (an older reader's shape) is as good as none.
+            guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: entry.body) else { return nil }
+            return (entry, value)
+        } catch {
+            await handleCacheFailure(error)
+            return nil
+        }
+    }
+
+    private func write(in cache: ResponseCache, _ body: (ResponseCache) throws(CacheFailure) -> Void) async {
+        do { try body(cache) } catch { await handleCacheFailure(error) }
+    }
+
+    /// Cache trouble never fails a command: it is noted once and the command carries on.
+    private func handleCacheFailure(_ failure: CacheFailure) async {
+        let error = ReaderError.cache(failure)
+        let decision = handler.decide(error, in: ErrorContext())
+        logger.debug("cache failure", metadata: ["error.code": "\(error.code)", "decision": "\(decision)",
+                                                 "cache.detail": "\(failure.detail)"])
+        let message: String
+        switch failure.reason {
+        case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
+        case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"
+        case .unavailable, .notCached: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"
+        }
+        await notices.post(Notice(kind: .cache, code: error.code, message: message))
+    }
+}
