@@ -31,17 +31,17 @@ public enum Reddit {
     }
 
     /// Returns the subreddit name without an `r/` or `/r/` prefix, or throws when it is not one
-    /// Reddit allows: 2 to 21 letters, digits or underscores, or several such joined by `+`.
+    /// Reddit allows: 1 to 21 letters, digits or underscores, or several such joined by `+`.
     public static func validatedSubreddit(_ text: String) throws(ReaderError) -> String {
         var name = Substring(text)
         for prefix in ["/r/", "r/"] where name.lowercased().hasPrefix(prefix) { name = name.dropFirst(prefix.count); break }
         let parts = name.split(separator: "+", omittingEmptySubsequences: false)
         let valid = !parts.isEmpty && parts.count <= 50 && parts.allSatisfy { part in
-            (2...21).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            (1...21).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         }
         guard valid else {
             throw .invalidArgument(
-                "\"\(TerminalText.sanitise(text, maxLength: 60))\" is not a subreddit name: use 2 to 21 letters, digits or underscores (several joined by +)")
+                "\"\(TerminalText.sanitise(text, maxLength: 60))\" is not a subreddit name: use 1 to 21 letters, digits or underscores (several joined by +)")
         }
         return String(name)
     }

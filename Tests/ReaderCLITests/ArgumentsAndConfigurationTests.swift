@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Bad input gets a clear error and a code before any request is made.
+@Suite struct ArgumentsAndConfigurationTests {
+    @Test(arguments: [
+        ["posts", "../x"], ["posts", "has space"], ["posts", "abcdefghijklmnopqrstuv"], ["posts", "--limit", "0"], ["posts", "--limit", "101"],
+        ["posts", "--sort", "best"], ["films", "0"], ["films", "--page", "0"], ["films", "abc"], ["films", "1", "--page", "2"],
+        ["films", "--search", ""], ["films", "--timeout", "0"], ["films", "--offline", "--refresh"], ["nosuchcommand"],
+    ])
+    func invalidArgumentsExit64WithoutARequest(arguments: [String]) async throws {
+        let server = try await TestServer(Fixtures.route)
+        let result = try ReaderProcess(server: server).run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error R1001:"))
+        #expect(result.stderr.contains("Usage:"))
+        #expect(server.requests.isEmpty)
+        await server.shutdown()
+    }
+
+    @Test func invalidArgumentsWithJSONGiveAJSONError() throws {
+        let result = try ReaderProcess().run("posts", "../x", "--json")
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        let error = try #require(result.errorJSON)
+        #expect(error["code"] as? String == "R1001" && error["domain"] as? String == "R")
+        #expect(error["decision"] as? String == "alert" && error["exit_code"] as? Int == 64)
+    }
+
+    @Test(arguments: ["not a url", "ftp://example.com", "http://", "http://host/api?x=1"])
+    func invalidConfigurationExits78(value: String) throws {
+        var reader = ReaderProcess()
+        reader.environment["READER_SWAPI_URL"] = value
+        let result = try reader.run("films")
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("error R1002: READER_SWAPI_URL"))
+    }
+
+    @Test func helpAndVersionExitZero() throws {
+        let help = try ReaderProcess().run("--help")
+        #expect(help.status == 0 && help.stdout.contains("posts") && help.stdout.contains("films"))
+        #expect(try ReaderProcess().run("--version").status == 0)
+    }
+
+    @Test func aFailureInJSONModeLeavesStdoutEmptyAndDescribesTheErrorOnStderr() throws {
+        let result = try ReaderProcess().run("films", "--offline", "--json")
+        #expect(result.status == 69)
+        #expect(result.stdout.isEmpty)
+        let error = try #require(result.errorJSON)
+        #expect(error["code"] as? String == "C1001" && error["exit_code"] as? Int == 69)
+        #expect(error["message"] as? String != nil && error["decision"] as? String == "alert")
+    }
+}

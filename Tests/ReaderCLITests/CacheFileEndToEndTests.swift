@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The cache file: private, and never the reason a command fails.
+@Suite struct CacheFileEndToEndTests {
+    @Test func theCacheFileIsPrivate() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        let file = try FileManager.default.attributesOfItem(atPath: reader.cachePath)
+        let folder = try FileManager.default.attributesOfItem(atPath: (reader.cachePath as NSString).deletingLastPathComponent)
+        #expect((file[.posixPermissions] as? Int) == 0o600)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        await server.shutdown()
+    }
+
+    @Test(arguments: ["not a database at all, just text", ""])
+    func aCorruptCacheIsMovedAsideAndTheCommandCarriesOn(content: String) async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        try FileManager.default.createDirectory(atPath: (reader.cachePath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let garbage = content.isEmpty ? Data(repeating: 0xAB, count: 8192) : Data(content.utf8)
+        FileManager.default.createFile(atPath: reader.cachePath, contents: garbage)
+
+        let result = try reader.run("films")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("A New Hope"))
+        #expect(result.stderr.contains("warning C1002:"))
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }
+        #expect(aside.count == 1, "the damaged file is kept, never deleted")
+        #expect(FileManager.default.contents(atPath: folder + "/" + aside[0]) == garbage)
+        #expect(try reader.run("films", "--offline").status == 0, "the new cache works")
+        await server.shutdown()
+    }
+
+    @Test func aCacheThatCannotBeOpenedIsWarnedAboutOnceAndTheCommandCarriesOn() async throws {
+        let server = try await TestServer(Fixtures.route)
+        var reader = ReaderProcess(server: server)
+        let blocker = reader.folder.appendingPathComponent("a-file")
+        FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8))
+        reader.environment["READER_CACHE_PATH"] = blocker.path + "/cache.sqlite"
+        let result = try reader.run("films")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("A New Hope"))
+        #expect(result.stderr.components(separatedBy: "warning C100").count == 2)
+        await server.shutdown()
+    }
+}

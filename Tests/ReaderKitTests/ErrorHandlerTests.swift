@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import ReaderKit
+
+/// Every row of the contract in the README, through the one pure decision function.
+@Suite struct ErrorHandlerTests {
+    let handler = ErrorHandler(retryPolicy: RetryPolicy(jitter: { 1 }))
+
+    func transport(_ reason: TransportFailure.Reason) -> ReaderError { .transport(TransportFailure(reason, host: "h", detail: "")) }
+    func status(_ code: Int, retryAfter: Double? = nil, api: APIErrorBody? = nil) -> ReaderError {
+        .status(StatusFailure(status: code, url: "u", apiError: api, retryAfterSeconds: retryAfter))
+    }
+    /// The decision once retries are spent.
+    func final(_ error: ReaderError, cached: Bool) -> Decision {
+        handler.decide(error, in: ErrorContext(hasCachedCopy: cached, attempt: 4))
+    }
+
+    @Test func cannotFindHostIsNotRetriedServesStaleAndExits68() {
+        let error = transport(.cannotFindHost)
+        #expect(error.code.description == "T1003")
+        #expect(handler.decide(error, in: ErrorContext(attempt: 1)) == .alert)
+        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(error.exitCode.rawValue == 68)
+    }
+
+    @Test(arguments: [TransportFailure.Reason.notConnected, .cannotConnectToHost])
+    func offlineAndRefusedAreNotRetried(reason: TransportFailure.Reason) {
+        let error = transport(reason)
+        #expect(handler.decide(error, in: ErrorContext(attempt: 1)) == .alert)
+        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(error.exitCode.rawValue == 75)
+    }
+
+    @Test(arguments: [TransportFailure.Reason.connectionLost, .timedOut])
+    func lostAndTimedOutAreRetriedThenServeStale(reason: TransportFailure.Reason) {
+        let error = transport(reason)
+        #expect(handler.decide(error, in: ErrorContext(attempt: 1)) == .retry(after: .milliseconds(500)))
+        #expect(handler.decide(error, in: ErrorContext(attempt: 2)) == .retry(after: .seconds(1)))
+        #expect(final(error, cached: true) == .ignore(.servedStale))
+        #expect(final(error, cached: false) == .alert)
+        #expect(error.exitCode.rawValue == 75)
+    }
+
+    @Test(arguments: [408, 429, 502, 503, 504])
+    func transientStatusesAreRetriedHonouringRetryAfter(code: Int) {
+        #expect(handler.decide(status(code, retryAfter: 2), in: ErrorContext(attempt: 1)) == .retry(after: .seconds(2)))
+        #expect(handler.decide(status(code), in: ErrorContext(attempt: 1)) == .retry(after: .milliseconds(500)))
+        #expect(final(status(code), cached: true) == .ignore(.servedStale))
+        #expect(final(status(code), cached: false) == .alert)
+        #expect(status(code).exitCode.rawValue == (code == 408 || code == 429 ? 75 : 69))
+    }
+
+    @Test func internalServerErrorWithRetryAfterIsMaintenanceAndRetried() {
+        #expect(handler.decide(status(500, retryAfter: 1), in: ErrorContext(attempt: 1)) == .retry(after: .seconds(1)))
+    }
+
+    @Test func internalServerErrorWithoutRetryAfterIsNotRetried() {
+        #expect(handler.decide(status(500), in: ErrorContext(attempt: 1)) == .alert)
+        #expect(handler.decide(status(500), in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(status(500).exitCode.rawValue == 69)
+    }
+
+    @Test(arguments: [404, 410])
+    func notFoundResetsTheCachedCopyAndIsNeverServed(code: Int) {
+        #expect(handler.decide(status(code), in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert))
+        #expect(handler.decide(status(code), in: ErrorContext(hasCachedCopy: false)) == .alert)
+        #expect(status(code).exitCode.rawValue == 66)
+    }
+
+    @Test func theAPISayingNotFoundCountsAsNotFound() {
+        let error = status(200, api: APIErrorBody(message: "Not found"))
+        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert))
+        #expect(error.exitCode.rawValue == 66)
+        #expect(error.code.description == "A200")
+    }
+
+    @Test(arguments: [401, 403])
+    func forbiddenResetsTheCachedCopy(code: Int) {
+        #expect(handler.decide(status(code), in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert))
+        #expect(status(code).exitCode.rawValue == 77)
+    }
+
+    @Test(arguments: [400, 405, 418, 422])
+    func otherClientErrorsAlertAndAreNeverServedStale(code: Int) {
+        let error = status(code, api: APIErrorBody(reason: "bad sort"))
+        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .alert)
+        #expect(error.exitCode.rawValue == 76)
+        #expect(error.message.contains("bad sort"))
+    }
+
+    @Test func htmlWhereJSONWasExpectedServesStaleOrExits76() {
+        let error = ReaderError.contentType(ContentTypeFailure(contentType: "text/html", url: "u"))
+        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext()) == .alert)
+        #expect(error.exitCode.rawValue == 76)
+        #expect(error.suggestion.contains("captive portal"))
+    }
+
+    @Test(arguments: [DecodingFailure.Reason.corrupt, .keyMissing, .typeMismatch, .invalidValue])
+    func undecodableJSONServesStaleOrExits65(reason: DecodingFailure.Reason) {
+        let error = ReaderError.decoding(DecodingFailure(reason, codingPath: "results[0]", detail: "", url: "u"))
+        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext()) == .alert)
+        #expect(error.exitCode.rawValue == 65)
+        #expect(error.suggestion.contains("updating"))
+    }
+
+    @Test func offlineWithNothingCachedAlertsAndExits69() {
+        let error = ReaderError.cache(CacheFailure(.notCached, path: "p", detail: ""))
+        #expect(handler.decide(error, in: ErrorContext()) == .alert)
+        #expect(error.exitCode.rawValue == 69)
+    }
+
+    @Test func aCorruptCacheIsReplacedAndTheCommandCarriesOn() {
+        let decision = handler.decide(.cache(CacheFailure(.corrupt, path: "p", detail: "")), in: ErrorContext())
+        #expect(decision == .reset(.replaceCacheFile, then: .ignore(.cacheReplaced)))
+        #expect(!decision.endsInAlert)
+    }
+
+    @Test func anUnwritableCacheIsIgnored() {
+        #expect(handler.decide(.cache(CacheFailure(.unwritable, path: "p", detail: "")), in: ErrorContext())
+                == .ignore(.continueWithoutCache))
+    }
+
+    @Test func usageConfigurationAndBugsAlertWithTheirExitCodes() {
+        #expect(handler.decide(.invalidArgument("x"), in: ErrorContext()) == .alert)
+        #expect(ReaderError.invalidArgument("x").exitCode.rawValue == 64)
+        #expect(ReaderError.invalidConfiguration("x").exitCode.rawValue == 78)
+        #expect(ReaderError.bug("x").exitCode.rawValue == 70)
+        #expect(ReaderError.bug("x").suggestion.contains("B1001"))
+    }
+
+    @Test func retriesStopAtTheLimit() {
+        let error = status(503)
+        #expect(handler.decide(error, in: ErrorContext(attempt: 3)) == .retry(after: .seconds(2)))
+        #expect(handler.decide(error, in: ErrorContext(attempt: 4)) == .alert)
+    }
+
+    @Test func aWaitLongerThanTheCapOrTheDeadlineIsNotTaken() {
+        #expect(handler.decide(status(503, retryAfter: 120), in: ErrorContext(attempt: 1)) == .alert)
+        #expect(handler.decide(status(503, retryAfter: 5), in: ErrorContext(attempt: 1, remaining: .seconds(3))) == .alert)
+    }
+
+    @Test func onlyIdempotentRequestsAreRetried() {
+        #expect(handler.decide(status(503), in: ErrorContext(attempt: 1, isIdempotent: false)) == .alert)
+    }
+
+    @Test func backgroundWorkSumsTransportFailuresUp() {
+        #expect(handler.decide(transport(.cannotFindHost), in: ErrorContext(mode: .background)) == .ignore(.summarised))
+    }
+
+    /// Walks every status from 100 to 599, as Alamofire's RetryPolicyTests do: only the listed
+    /// statuses are ever retried, and no 4xx but 408 and 429 is ever served stale.
+    @Test func everyStatusCode() {
+        for code in 100...599 where !(200...299).contains(code) {
+            let retried = handler.decide(status(code), in: ErrorContext(attempt: 1))
+            #expect((retried.name == "retry") == RetryPolicy.retryableStatuses.contains(code), "status \(code)")
+            let withCopy = final(status(code), cached: true)
+            let servesStale = withCopy == .ignore(.servedStale)
+            #expect(servesStale == (code == 408 || code == 429 || (500...599).contains(code)), "status \(code)")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import ReaderKit
+import TestSupport
+
+/// The validation layers in order: status (with the API's body) before content type.
+@Suite struct ResponseValidatorTests {
+    func failure(_ response: HTTPResponse) -> ReaderError? {
+        do { try ResponseValidator.validate(response, url: "http://x/y") ; return nil } catch { return error }
+    }
+
+    @Test func anHTMLNotFoundPageIsNotFoundNotInvalidJSON() throws {
+        let error = try #require(failure(HTTPResponse(status: 404, headers: ["Content-Type": "text/html; charset=utf-8"],
+                                                      body: Data(Fixtures.bytes("swapi/unknown_resource_404.html")))))
+        #expect(error.code.description == "H404")
+        #expect(error.exitCode.rawValue == 66)
+        #expect(error.message.contains("not found"))
+    }
+
+    @Test func swapisNotFoundBodyIsTheAPISpeaking() throws {
+        let error = try #require(failure(HTTPResponse(status: 404, headers: ["Content-Type": "application/json"],
+                                                      body: Data(Fixtures.bytes("swapi/people_9999_not_found.json")))))
+        #expect(error.code.description == "A404")
+        #expect(error.message.contains("Not found"))
+    }
+
+    @Test func redditsQuarantineReasonReachesTheMessage() throws {
+        let error = try #require(failure(HTTPResponse(status: 403, headers: ["Content-Type": "application/json"],
+                                                      body: Data(Fixtures.bytes("reddit/error_403_quarantined_reason.json")))))
+        #expect(error.code.description == "A403")
+        #expect(error.message.contains("quarantined"))
+        #expect(error.exitCode.rawValue == 77)
+    }
+
+    @Test func redditsRateLimitPageIsA429WithItsRetryAfter() throws {
+        let error = try #require(failure(HTTPResponse(status: 429, headers: ["Content-Type": "text/html", "Retry-After": "4"],
+                                                      body: Data(Fixtures.bytes("reddit/error_429_too_many_requests.html")))))
+        guard case .status(let status) = error else { Issue.record("not a status failure"); return }
+        #expect(status.status == 429 && status.retryAfterSeconds == 4)
+        #expect(error.code.description == "H429")
+    }
+
+    @Test func anHTMLPageWithStatus200IsAContentTypeFailureWithItsTitle() throws {
+        let error = try #require(failure(HTTPResponse(status: 200, headers: ["Content-Type": "text/html"],
+                                                      body: Data("<html><title>Hotel \u{1B}[31mWiFi</title>".utf8))))
+        guard case .contentType(let content) = error else { Issue.record("not a content type failure"); return }
+        #expect(content.pageTitle == "Hotel WiFi")
+        #expect(error.code.description == "D1001")
+    }
+
+    @Test func jsonPassesAndJSONWithoutAContentTypeIsSniffed() {
+        #expect(failure(HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=UTF-8"], body: Data("{}".utf8))) == nil)
+        #expect(failure(HTTPResponse(status: 200, headers: [:], body: Data(" [1]".utf8))) == nil)
+        #expect(failure(HTTPResponse(status: 200, headers: [:], body: Data("hello".utf8))) != nil)
+    }
+
+    @Test func retryAfterReadsSecondsAndHTTPDates() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(ResponseValidator.retryAfterSeconds("7", now: now) == 7)
+        #expect(ResponseValidator.retryAfterSeconds("Tue, 14 Nov 2023 22:14:20 GMT", now: now) == 60)
+        #expect(ResponseValidator.retryAfterSeconds("soon", now: now) == nil)
+        #expect(ResponseValidator.retryAfterSeconds("-3", now: now) == nil)
+    }
+}
+
+extension ReaderError: Equatable {
+    public static func == (lhs: ReaderError, rhs: ReaderError) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
+}

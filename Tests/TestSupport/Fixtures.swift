@@ -1,0 +1,73 @@
+import Foundation
+
+/// The real recorded responses in `../shared/fixtures`, read at test time (never copied here).
+public enum Fixtures {
+    /// The fixtures folder: `$READER_FIXTURES`, else `../shared/fixtures` beside the package.
+    public static var directory: URL {
+        if let path = ProcessInfo.processInfo.environment["READER_FIXTURES"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: #filePath)  // Tests/TestSupport/Fixtures.swift
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    }
+
+    /// The bytes of `name`, such as `swapi/films.json`.
+    public static func bytes(_ name: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+            fatalError("missing fixture \(name) in \(directory.path)")
+        }
+        return Array(data)
+    }
+
+    /// The file names in `folder` (`swapi` or `reddit`) with the given extension.
+    public static func names(in folder: String, withExtension ext: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)) ?? []
+        return files.filter { $0.hasSuffix("." + ext) }.sorted().map { "\(folder)/\($0)" }
+    }
+
+    /// SWAPI's recorded status and headers for a file, from `swapi/responses.json`.
+    public static func swapiResponse(_ file: String) -> (status: Int, headers: [(String, String)]) {
+        struct Recorded: Decodable { var file: String; var status: Int; var headers: [String: String] }
+        let all = (try? JSONDecoder().decode([Recorded].self, from: Data(bytes("swapi/responses.json")))) ?? []
+        guard let match = all.first(where: { $0.file == file }) else { return (200, [("Content-Type", "application/json")]) }
+        return (match.status, match.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// Answers like SWAPI and Reddit from the fixtures: SWAPI under `/api/`, Reddit at the root.
+    public static func route(_ request: TestServer.Request) -> TestServer.Reply {
+        let path = request.path
+        let query = request.query
+        if path.hasPrefix("/api/") {
+            let parts = path.dropFirst("/api/".count).split(separator: "/").map(String.init)
+            var file: String?
+            switch (parts.first, parts.count) {
+            case ("people", 2) where parts[1] == "1": file = "people_1.json"
+            case ("films", 2) where parts[1] == "1": file = "films_1.json"
+            case (_, 2) where SWAPINames.contains(parts[0]): file = "people_9999_not_found.json"
+            case ("films", 1): file = "films.json"
+            case ("planets", 1) where query["search"] != nil:
+                file = query["search"]?.lowercased() == "tat" ? "planets_search_tat.json" : "people_search_empty.json"
+            case (_, 1) where query["search"] != nil && SWAPINames.contains(parts[0]): file = "people_search_empty.json"
+            case ("people", 1) where query["page"] == "9": file = "people_page9.json"
+            case ("people", 1) where query["page"] == nil || query["page"] == "1": file = "people_page1.json"
+            case (_, 1) where ["planets", "species", "starships", "vehicles"].contains(parts[0]) && (query["page"] ?? "1") == "1":
+                file = "\(parts[0])_page1.json"
+            case (_, 1) where SWAPINames.contains(parts[0]): file = "people_9999_not_found.json"
+            default: file = nil
+            }
+            let name = file ?? "unknown_resource_404.html"
+            let recorded = swapiResponse(name)
+            return .respond(status: recorded.status, headers: recorded.headers, body: bytes("swapi/\(name)"))
+        }
+        let redditFiles = ["/hot.json": "listing_frontpage_limit5.json", "/r/python/hot.json": "listing_r_python_hot.json",
+                           "/r/popular/hot.json": "listing_r_popular_hot_2026.json",
+                           "/r/a+b/hot.json": "error_404_not_found_r_a_plus_b.json",
+                           "/r/quarantined/hot.json": "error_403_quarantined_reason.json"]
+        if let name = redditFiles[path.lowercased()] {
+            let status = name.hasPrefix("error_404") ? 404 : name.hasPrefix("error_403") ? 403 : 200
+            return .json(bytes("reddit/\(name)"), status: status, headers: [("Cache-Control", "max-age=0, must-revalidate")])
+        }
+        return .respond(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html><title>404</title></html>".utf8))
+    }
+
+    static let SWAPINames: Set<String> = ["films", "people", "planets", "species", "starships", "vehicles"]
+}

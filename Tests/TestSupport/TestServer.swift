@@ -1,0 +1,153 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A real HTTP server on 127.0.0.1 (port 0) inside the test process, with byte-level control:
+/// it can answer normally, or truncate, trickle, hang or close, to inject the faults a real
+/// network produces. Each connection serves one request and closes.
+public final class TestServer: Sendable {
+    /// A request as received.
+    public struct Request: Sendable {
+        public var method: String
+        /// The path with its query, such as `/api/films/?page=2`.
+        public var target: String
+        public var headers: [String: String]
+
+        public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+        public var query: [String: String] {
+            guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [:] }
+            var items: [String: String] = [:]
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                items[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            return items
+        }
+    }
+
+    /// What the server does with a request.
+    public enum Reply: Sendable {
+        /// A complete response.
+        case respond(status: Int, headers: [(String, String)], body: [UInt8])
+        /// Announces `announcedLength` bytes, sends `body`, then closes: a truncated answer.
+        case truncate(status: Int, headers: [(String, String)], body: [UInt8], announcedLength: Int)
+        /// Sends the headers, then one byte of body every `interval`, forever.
+        case trickle(interval: TimeAmount)
+        /// Never answers.
+        case hang
+        /// Closes the connection without a byte.
+        case close
+
+        /// A JSON response.
+        public static func json(_ body: [UInt8], status: Int = 200, headers: [(String, String)] = []) -> Reply {
+            .respond(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+        }
+    }
+
+    public typealias Handler = @Sendable (Request) -> Reply
+
+    private let channel: any Channel
+    private let recorded = NIOLockedValueBox<[Request]>([])
+    public let port: Int
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Every request received so far, in order.
+    public var requests: [Request] { recorded.withLockedValue { $0 } }
+
+    /// Starts a server that answers with `handler`.
+    public init(_ handler: @escaping Handler) async throws {
+        let recorded = self.recorded
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Connection(handler: handler, recorded: recorded))
+                }
+            }
+        channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// Stops listening.
+    public func shutdown() async {
+        try? await channel.close()
+    }
+
+    private final class Connection: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        private let handler: Handler
+        private let recorded: NIOLockedValueBox<[Request]>
+        private var buffer: [UInt8] = []
+        private var answered = false
+        private var trickleTask: RepeatedTask?
+
+        init(handler: @escaping Handler, recorded: NIOLockedValueBox<[Request]>) {
+            self.handler = handler
+            self.recorded = recorded
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !answered else { return }
+            buffer += Array(unwrapInboundIn(data).readableBytesView)
+            guard let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
+            answered = true
+            let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+            let requestLine = head.first?.split(separator: " ") ?? []
+            var headers: [String: String] = [:]
+            for line in head.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let request = Request(method: requestLine.first.map(String.init) ?? "",
+                                  target: requestLine.dropFirst().first.map(String.init) ?? "/", headers: headers)
+            recorded.withLockedValue { $0.append(request) }
+            reply(handler(request), context: context)
+        }
+
+        private func reply(_ reply: Reply, context: ChannelHandlerContext) {
+            switch reply {
+            case .respond(let status, let headers, let body):
+                write(head(status, headers, length: body.count) + body, context: context, thenClose: true)
+            case .truncate(let status, let headers, let body, let announcedLength):
+                write(head(status, headers, length: announcedLength) + body, context: context, thenClose: true)
+            case .trickle(let interval):
+                write(head(200, [("Content-Type", "application/json")], length: 1_000_000) + Array("{".utf8),
+                      context: context, thenClose: false)
+                let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                trickleTask = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                    let context = loopBound.value
+                    context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: Array(" ".utf8))), promise: nil)
+                }
+            case .hang:
+                break
+            case .close:
+                context.close(promise: nil)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            trickleTask?.cancel()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+
+        private func head(_ status: Int, _ headers: [(String, String)], length: Int) -> [UInt8] {
+            var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(length)\r\nConnection: close\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            return Array((text + "\r\n").utf8)
+        }
+
+        private func write(_ bytes: [UInt8], context: ChannelHandlerContext, thenClose: Bool) {
+            let future = context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes)))
+            if thenClose {
+                let channel = context.channel
+                future.whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+    }
+}
