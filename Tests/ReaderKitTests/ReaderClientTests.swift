@@ -1,0 +1,118 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+@testable import ReaderKit
+import TestSupport
+
+/// The pipeline as a library user gets it: a real server on loopback, a real SQLite file, and
+/// only the sleeper faked, so retry waits are observed without being slept.
+@Suite struct ReaderClientTests {
+    final class Sleeps: Sendable {
+        let recorded = NIOLockedValueBox<[Duration]>([])
+        var sleep: @Sendable (Duration) async throws -> Void { { [recorded] delay in recorded.withLockedValue { $0.append(delay) } } }
+    }
+
+    func makeClient(_ server: TestServer, cachePath: String, sleeps: Sleeps) -> ReaderClient {
+        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!,
+                                            redditBaseURL: URL(string: server.baseURL)!)
+        return ReaderClient(configuration: .init(services: services, cachePath: cachePath, timeout: .seconds(60)),
+                            sleep: sleeps.sleep)
+    }
+
+    func temporaryCachePath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("reader-kit-\(UUID().uuidString)/cache.sqlite").path
+    }
+
+    @Test func retryAfterIsHonouredThroughTheInjectedSleeper() async throws {
+        let calls = NIOLockedValueBox(0)
+        let server = try await TestServer { request in
+            calls.withLockedValue { $0 += 1; return $0 } <= 2
+                ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "7")]) : Fixtures.route(request)
+        }
+        let sleeps = Sleeps()
+        let client = makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)
+        let films = try await client.load(try SWAPI.list(Film.self))
+        #expect(films.value.results.count == 6)
+        #expect(sleeps.recorded.withLockedValue { $0 } == [.seconds(7), .seconds(7)])
+        #expect(server.requests.count == 3)
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aStaleCopyIsServedWithANoticeAndA404ResetsIt() async throws {
+        let mode = NIOLockedValueBox("ok")
+        let server = try await TestServer { request in
+            switch mode.withLockedValue({ $0 }) {
+            case "down": .json(Fixtures.bytes("reddit/error_500_internal_server_error.json"), status: 500)
+            case "gone": .json(Fixtures.bytes("swapi/people_9999_not_found.json"), status: 404)
+            default: Fixtures.route(request)
+            }
+        }
+        let sleeps = Sleeps()
+        let client = makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)
+        let endpoint = try SWAPI.resource(Person.self, id: 1)
+        _ = try await client.load(endpoint)
+
+        mode.withLockedValue { $0 = "down" }
+        let stale = try await client.load(endpoint, options: LoadOptions(cacheMode: .refresh))
+        #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "A500")
+        #expect(stale.value.name == "Luke Skywalker")
+        #expect(sleeps.recorded.withLockedValue { $0 }.isEmpty, "a 500 without Retry-After is not retried")
+        let notices = await client.notices.drain()
+        #expect(notices.map(\.notice.kind) == [.staleData])
+
+        mode.withLockedValue { $0 = "gone" }
+        await #expect(throws: LoadFailure.self) { try await client.load(endpoint, options: LoadOptions(cacheMode: .refresh)) }
+        do {
+            _ = try await client.load(endpoint, options: LoadOptions(cacheMode: .offline))
+            Issue.record("the reset should have deleted the cached copy")
+        } catch {
+            #expect(error.error.code.description == "C1001")
+        }
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func theDeadlineCoversABodyThatNeverEnds() async throws {
+        let server = try await TestServer { _ in .trickle(interval: .milliseconds(50)) }
+        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!)
+        let client = ReaderClient(configuration: .init(services: services, timeout: .milliseconds(500),
+                                                       retryPolicy: RetryPolicy(maximumRetries: 0)))
+        let endpoint = try SWAPI.list(Film.self)
+        do {
+            _ = try await client.load(endpoint)
+            Issue.record("a trickling body must time out")
+        } catch {
+            #expect(error.error.code.description == "T1001")
+        }
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aBodyOverTheLimitIsRefused() async throws {
+        let server = try await TestServer { _ in .json(Array(repeating: UInt8(ascii: " "), count: 64 * 1024) + Array("{}".utf8)) }
+        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!)
+        let client = ReaderClient(configuration: .init(services: services, maximumBodySize: 16 * 1024))
+        let endpoint = try SWAPI.list(Film.self)
+        do {
+            _ = try await client.load(endpoint)
+            Issue.record("an oversized body must be refused")
+        } catch {
+            #expect(error.error.code.description == "T1103")
+        }
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func cacheKeysIgnoreCaseOrderDefaultPortsAndFragments() {
+        let a = CacheKey.normalise(URL(string: "HTTPS://Swapi.Dev:443/api/people/?search=a&page=2#x")!)
+        let b = CacheKey.normalise(URL(string: "https://swapi.dev/api/people/?page=2&search=a")!)
+        #expect(a == b)
+        #expect(a != CacheKey.normalise(URL(string: "https://swapi.dev/api/people/?page=3&search=a")!))
+    }
+
+    @Test func endpointsPercentEncodeSearchText() throws {
+        let url = try SWAPI.list(Planet.self, search: "a+b&c=d é").url(in: ServiceConfiguration())
+        #expect(url.absoluteString == "https://swapi.dev/api/planets/?search=a%2Bb%26c%3Dd%20%C3%A9")
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+@testable import ReaderKit
+
+/// Text from the network cannot move the cursor, recolour, reverse or break the table.
+@Suite struct TerminalTextTests {
+    @Test func escapeSequencesAreRemoved() {
+        #expect(TerminalText.sanitise("\u{1B}[31mred\u{1B}[0m \u{1B}[2J\u{1B}[Hclear") == "red clear")
+        #expect(TerminalText.sanitise("title\u{1B}]0;pwned\u{07}!") == "title!")
+        #expect(TerminalText.sanitise("a\u{9B}1Ab") == "ab")
+    }
+
+    @Test func bidiOverridesAndInvisibleCharactersAreRemoved() {
+        #expect(TerminalText.sanitise("abc\u{202E}fed\u{202C}") == "abcfed")
+        #expect(TerminalText.sanitise("in\u{200B}vis\u{2066}i\u{2069}ble\u{FEFF}") == "invisible")
+    }
+
+    @Test func lineBreaksAndTabsFoldToOneSpace() {
+        #expect(TerminalText.sanitise("one\r\ntwo\n\n\tthree") == "one two three")
+        #expect(TerminalText.sanitise("bell\u{07}\u{00}null") == "bellnull")
+    }
+
+    @Test func widthCountsTerminalCells() {
+        #expect(TerminalText.width("abc") == 3)
+        #expect(TerminalText.width("日本") == 4)
+        #expect(TerminalText.width("😀") == 2)
+        #expect(TerminalText.width("e\u{301}") == 1)
+        #expect(TerminalText.width("👍🏽") == 2)
+    }
+
+    @Test func truncationKeepsWithinTheWidthWithAnEllipsis() {
+        #expect(TerminalText.truncate("hello world", toWidth: 6) == "hello…")
+        #expect(TerminalText.width(TerminalText.truncate("日本語のタイトル", toWidth: 7)) <= 7)
+        #expect(TerminalText.truncate("short", toWidth: 10) == "short")
+    }
+
+    @Test func lengthIsCapped() {
+        #expect(TerminalText.sanitise(String(repeating: "x", count: 100), maxLength: 10) == String(repeating: "x", count: 10) + "…")
+    }
+}
