@@ -16,8 +16,10 @@ struct Reader: AsyncParsableCommand {
 
     /// Parses, runs, and turns every failure into a message with its code and an exit code.
     static func main() async {
-        let wantsJSON = CommandLine.arguments.dropFirst().contains("--json")
-        let output = Output(json: wantsJSON)
+        // Known before parsing, so that even a parse error is rendered as asked.
+        let arguments = CommandLine.arguments.dropFirst()
+        var output = Output(json: arguments.contains("--json"))
+        output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()

@@ -51,4 +51,13 @@ import TestSupport
         #expect(error["code"] as? String == "C1001" && error["exit_code"] as? Int == 69)
         #expect(error["message"] as? String != nil && error["decision"] as? String == "alert")
     }
+
+    @Test func verboseAddsTheTechnicalDetailToAnError() throws {
+        let quiet = try ReaderProcess().run("films", "--retries", "0")
+        #expect(quiet.status == 75 && !quiet.stderr.contains("detail:"))
+        let verbose = try ReaderProcess().run("films", "--retries", "0", "--verbose")
+        #expect(verbose.status == 75)
+        #expect(verbose.stderr.contains("  detail: "))
+        #expect(verbose.stderr.contains("request.url=http://127.0.0.1:9/api/films/"))
+    }
 }

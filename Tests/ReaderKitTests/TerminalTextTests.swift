@@ -37,3 +37,19 @@ import Testing
         #expect(TerminalText.sanitise(String(repeating: "x", count: 100), maxLength: 10) == String(repeating: "x", count: 10) + "…")
     }
 }
+
+/// One run never shows the same notice twice; a repeat is counted.
+@Suite struct NoticeBoardTests {
+    @Test func repeatedNoticesAreShownOnceWithACount() async {
+        let board = NoticeBoard()
+        let offline = Notice(kind: .staleData, code: ErrorCode(.transport, 1009), message: "offline")
+        let cache = Notice(kind: .cache, code: ErrorCode(.cache, 1003), message: "read-only")
+        #expect(await board.post(offline))
+        for _ in 0..<9 { #expect(await !board.post(offline)) }
+        await board.post(cache)
+        let drained = await board.drain()
+        #expect(drained.map(\.notice) == [offline, cache])
+        #expect(drained.map(\.count) == [10, 1])
+        #expect(await board.drain().isEmpty)
+    }
+}

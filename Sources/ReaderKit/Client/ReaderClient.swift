@@ -182,6 +182,7 @@ public actor ReaderClient {
         while true {
             attempt += 1
             let error: ReaderError
+            func failureBeforeWait(_: any Error) -> ReaderError { error }
             do {
                 return try await fetch(endpoint, url: url, key: key, deadline: deadline, cache: cache)
             } catch let failure {
@@ -199,10 +200,10 @@ public actor ReaderClient {
             }
             switch decision {
             case .retry(let delay):
-                do { try await sleep(delay) } catch { throw LoadFailure(error: error as? ReaderError ?? .transport(
-                    TransportFailure(.timedOut, host: url.host ?? "", detail: "cancelled while waiting to retry")), decision: .alert) }
-            case .ignore(.servedStale) where cached != nil:
-                let copy = cached!
+                // A wait that is cancelled ends the load with the failure that caused it.
+                do { try await sleep(delay) } catch { throw LoadFailure(error: failureBeforeWait(error), decision: .alert) }
+            case .ignore(.servedStale):
+                guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
                 let result = loaded(copy.value, from: copy.entry, errorCode: error.code)
                 await notices.post(Notice(kind: .staleData, code: error.code, message:
                     "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
