@@ -248,8 +248,8 @@ public actor ReaderClient {
         let transport = self.transportForUse()
         var current = url
         for _ in 0...configuration.maximumRedirects {
-            var headers: HeaderFields = ["Accept": "application/json", "User-Agent": Reddit.userAgent]
-            if api == .swapi { headers = ["Accept": "application/json", "User-Agent": "reader/\(ReaderKitVersion.string)"] }
+            let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
+            let headers: HeaderFields = ["Accept": "application/json", "User-Agent": userAgent]
             logger.debug("GET", metadata: ["request.url": "\(current)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
