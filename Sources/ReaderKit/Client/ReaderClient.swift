@@ -182,7 +182,6 @@ public actor ReaderClient {
         while true {
             attempt += 1
             let error: ReaderError
-            func failureBeforeWait(_: any Error) -> ReaderError { error }
             do {
                 return try await fetch(endpoint, url: url, key: key, deadline: deadline, cache: cache)
             } catch let failure {
@@ -201,7 +200,8 @@ public actor ReaderClient {
             switch decision {
             case .retry(let delay):
                 // A wait that is cancelled ends the load with the failure that caused it.
-                do { try await sleep(delay) } catch { throw LoadFailure(error: failureBeforeWait(error), decision: .alert) }
+                let cause = error
+                do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
                 let result = loaded(copy.value, from: copy.entry, errorCode: error.code)
