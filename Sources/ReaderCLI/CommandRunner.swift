@@ -39,9 +39,9 @@ enum CommandRunner {
             case .list(let items, let extra):
                 var metaObject = meta
                 if case .object(var members) = meta { members.merge(extra) { $1 }; metaObject = .object(members) }
-                output.writeJSON(.object(["items": .array(items), "meta": metaObject]), to: .standardOutput)
+                output.writeJSON(JSONValue.object(["items": .array(items), "meta": metaObject]), to: .standardOutput)
             case .single(let item):
-                output.writeJSON(.object(["item": item, "meta": meta]), to: .standardOutput)
+                output.writeJSON(JSONValue.object(["item": item, "meta": meta]), to: .standardOutput)
             }
         } else {
             let (table, footer) = render(loaded.value)

@@ -18,7 +18,7 @@ struct Output {
                 "exit_code": .integer(Int64(error.exitCode.rawValue)),
             ]
             if verbose { object["detail"] = .string(error.technicalDetail) }
-            writeJSON(.object(["error": .object(object)]), to: .standardError)
+            writeJSON(JSONValue.object(["error": .object(object)]), to: .standardError)
             return
         }
         var lines = ["error \(error.code): \(error.message)", "  hint: \(error.suggestion)"]
@@ -36,9 +36,9 @@ struct Output {
         }
     }
 
-    func writeJSON(_ value: JSONValue, to stream: Stream) {
-        let encoder = ReaderJSON.makeEncoder()
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    /// Writes `value` as one line of JSON, with reader's key order and dates.
+    func writeJSON(_ value: some Encodable, to stream: Stream = .standardOutput) {
+        let data = (try? ReaderJSON.makeEncoder().encode(value)) ?? Data("{}".utf8)
         write(data + Data("\n".utf8), to: stream)
     }
 

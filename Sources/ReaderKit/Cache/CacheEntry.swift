@@ -16,17 +16,24 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
     public var etag: String?
     public var lastModified: String?
     public var cacheControl: String?
-    /// When the response arrived.
+    /// When the response arrived, or was last confirmed unchanged by a `304 Not Modified`.
     public var fetchedAt: Date
+    /// When the entry was last served or stored: the least recently used go first when the cache is full.
+    public var lastUsedAt: Date
+    /// The body's size in bytes, kept so that the cache's size is a sum over an integer column.
+    public private(set) var bodySize: Int
 
     public enum Columns {
         public static let key = Column(CodingKeys.key)
         public static let api = Column(CodingKeys.api)
         public static let fetchedAt = Column(CodingKeys.fetchedAt)
+        public static let lastUsedAt = Column(CodingKeys.lastUsedAt)
+        public static let bodySize = Column(CodingKeys.bodySize)
     }
 
     public init(key: String, api: API, url: String, status: Int, body: Data, contentType: String? = nil,
-                etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil, fetchedAt: Date) {
+                etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil, fetchedAt: Date,
+                lastUsedAt: Date? = nil) {
         self.key = key
         self.api = api
         self.url = url
@@ -37,7 +44,12 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.lastModified = lastModified
         self.cacheControl = cacheControl
         self.fetchedAt = fetchedAt
+        self.lastUsedAt = lastUsedAt ?? fetchedAt
+        self.bodySize = body.count
     }
+
+    /// Whether a revalidation can be asked for: the server gave a validator.
+    public var canRevalidate: Bool { etag != nil || lastModified != nil }
 
     /// How old the entry is at `now`, in whole seconds, never negative.
     public func ageSeconds(at now: Date) -> Int {

@@ -9,8 +9,13 @@ import GRDB
 /// ## Topics
 /// - ``open(path:)``
 /// - ``entry(forKey:)``
-/// - ``store(_:)``
+/// - ``store(_:sizeLimit:)``
+/// - ``recordUse(_:api:key:at:)``
+/// - ``markRevalidated(key:at:etag:lastModified:cacheControl:)``
 /// - ``deleteEntry(forKey:)``
+/// - ``clear(api:)``
+/// - ``prune(fetchedBefore:api:)``
+/// - ``statistics()``
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
     private let writer: any DatabaseWriter
@@ -19,9 +24,14 @@ public struct ResponseCache: Sendable {
     /// Whether the file could only be opened for reading; writes then fail with `unwritable`.
     public let isReadOnly: Bool
 
-    /// Opens (or creates) the cache at `path`.
-    /// - Throws: ``CacheFailure`` `corrupt` for a damaged, foreign or newer file; `unavailable` when
-    ///   it cannot be opened at all. A file that opens only for reading is returned with `isReadOnly`.
+    /// Marks the file as reader's (`PRAGMA application_id`, "RDRC"), so that another program's
+    /// database at the cache path is recognised and moved aside instead of being written into.
+    public static let applicationID: Int32 = 0x5244_5243
+
+    /// Opens (or creates) the cache at `path`, migrating an older schema to the current one.
+    /// - Throws: ``CacheFailure`` `corrupt` for a damaged file, another program's database or a
+    ///   newer reader's schema; `unavailable` when it cannot be opened at all. A file that opens
+    ///   only for reading is returned with `isReadOnly`.
     public static func open(path: String) throws(CacheFailure) -> ResponseCache {
         do {
             try prepareLocation(path)
@@ -29,7 +39,8 @@ public struct ResponseCache: Sendable {
             configuration.busyMode = .timeout(10)
             configuration.label = "reader.cache"
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try migrator.migrate(pool)
+            try claim(pool, path: path)
+            try migrate(pool)
             return ResponseCache(writer: pool, path: path, isReadOnly: false)
         } catch let error as CacheFailure {
             throw error
@@ -37,6 +48,36 @@ public struct ResponseCache: Sendable {
             let failure = classify(error, path: path)
             guard failure.reason == .unwritable || failure.reason == .unavailable else { throw failure }
             return try openReadOnly(path: path, because: failure)
+        }
+    }
+
+    /// Accepts an empty file, or one that reader made (an older reader did not set the
+    /// application id, but its tables say whose it is); refuses anything else as foreign or newer.
+    private static func claim(_ writer: any DatabaseWriter, path: String) throws {
+        try writer.writeWithoutTransaction { db in
+            let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            if id == 0 {
+                let tables = try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+                guard tables.isEmpty || tables.isSuperset(of: ["grdb_migrations", CacheEntry.databaseTableName]) else {
+                    throw CacheFailure(.corrupt, path: path, detail: "another program's database: tables \(tables.sorted())")
+                }
+                try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            } else if id != applicationID {
+                throw CacheFailure(.corrupt, path: path, detail: "another program's database: application_id \(id)")
+            }
+            if try migrator.hasBeenSuperseded(db) {
+                throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
+            }
+        }
+    }
+
+    /// Runs the migrations. Two processes that open a new cache at once may both try: the loser's
+    /// migration fails on what the winner made, and is fine as long as the schema is now complete.
+    private static func migrate(_ writer: any DatabaseWriter) throws {
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            guard try writer.read(migrator.hasCompletedMigrations) else { throw error }
         }
     }
 
@@ -76,7 +117,9 @@ public struct ResponseCache: Sendable {
         }
     }
 
-    private static var migrator: DatabaseMigrator {
+    /// The schema's history. Each migration runs once per file, in order, so a newer reader opens
+    /// an older cache and keeps what it holds; a migration is never edited once released.
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: CacheEntry.databaseTableName) { table in
@@ -92,6 +135,35 @@ public struct ResponseCache: Sendable {
                 table.column("fetchedAt", .datetime).notNull().indexed()
             }
         }
+        // v2: least-recently-used eviction, usage counters for `reader cache stats`, and Reddit's
+        // rate limit remembered between runs.
+        migrator.registerMigration("v2") { db in
+            try db.alter(table: CacheEntry.databaseTableName) { table in
+                table.add(column: "lastUsedAt", .datetime)
+                table.add(column: "bodySize", .integer).notNull().defaults(to: 0)
+            }
+            try db.execute(sql: "UPDATE response SET lastUsedAt = fetchedAt, bodySize = length(body)")
+            try db.create(index: "response_on_lastUsedAt", on: CacheEntry.databaseTableName, columns: ["lastUsedAt"])
+            try db.create(table: "usage") { table in
+                table.primaryKey("api", .text)
+                table.column("hits", .integer).notNull().defaults(to: 0)
+                table.column("misses", .integer).notNull().defaults(to: 0)
+                table.column("revalidations", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(table: "cacheInfo") { table in
+                table.primaryKey("id", .integer).check { $0 == 1 }
+                table.column("createdAt", .datetime).notNull()
+            }
+            // An older cache was created no later than its oldest entry.
+            try db.execute(sql: "INSERT INTO cacheInfo (id, createdAt) SELECT 1, COALESCE(MIN(fetchedAt), ?) FROM response",
+                           arguments: [Date()])
+            try db.create(table: RateLimitState.databaseTableName) { table in
+                table.primaryKey("api", .text)
+                table.column("remaining", .double).notNull()
+                table.column("resetAt", .datetime).notNull()
+                table.column("observedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 
@@ -100,21 +172,165 @@ public struct ResponseCache: Sendable {
         try run { try writer.read { db in try CacheEntry.fetchOne(db, key: key) } }
     }
 
-    /// Stores `entry`, replacing any entry with the same key.
-    public func store(_ entry: CacheEntry) throws(CacheFailure) {
-        guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
-        try run { try writer.write { db in try entry.upsert(db) } }
+    /// Stores `entry`, replacing any entry with the same key, then evicts the least recently used
+    /// entries until the bodies fit in `sizeLimit` bytes. All in one short transaction.
+    /// - Returns: how many other entries were evicted. An entry larger than the whole limit is not
+    ///   stored (nothing is evicted for it) and the result is nil.
+    @discardableResult
+    public func store(_ entry: CacheEntry, sizeLimit: Int? = nil) throws(CacheFailure) -> Int? {
+        try checkWritable()
+        if let sizeLimit, entry.bodySize > sizeLimit { return nil }
+        return try run {
+            try writer.write { db in
+                try entry.upsert(db)
+                guard let sizeLimit else { return 0 }
+                return try Self.evict(db, toFit: sizeLimit, keeping: entry.key)
+            }
+        }
+    }
+
+    /// Deletes least recently used entries (never `keeping`) until the bodies total `limit` bytes or less.
+    private static func evict(_ db: Database, toFit limit: Int, keeping key: String) throws -> Int {
+        var total = try Int.fetchOne(db, CacheEntry.select(sum(CacheEntry.Columns.bodySize))) ?? 0
+        guard total > limit else { return 0 }
+        let candidates = try Row.fetchCursor(db, CacheEntry
+            .select(CacheEntry.Columns.key, CacheEntry.Columns.bodySize)
+            .filter(CacheEntry.Columns.key != key)
+            .order(CacheEntry.Columns.lastUsedAt.asc))
+        var victims: [String] = []
+        while total > limit, let row = try candidates.next() {
+            victims.append(row[0])
+            total -= row[1] as Int
+        }
+        return try CacheEntry.deleteAll(db, keys: victims)
+    }
+
+    /// Records that a load was answered, for `reader cache stats`, and marks the entry as just used.
+    /// - Parameters:
+    ///   - use: whether the cache answered, the network did, or a `304` confirmed the copy.
+    ///   - key: the entry used, if one was.
+    public func recordUse(_ use: CacheUse, api: API, key: String?, at now: Date) throws(CacheFailure) {
+        try checkWritable()
+        try run {
+            try writer.write { db in
+                if let key, use != .miss {
+                    try CacheEntry.filter(key: key).updateAll(db, CacheEntry.Columns.lastUsedAt.set(to: now))
+                }
+                let column = switch use { case .hit: "hits"; case .miss: "misses"; case .revalidation: "revalidations" }
+                try db.execute(sql: """
+                    INSERT INTO usage (api, \(column)) VALUES (?, 1)
+                    ON CONFLICT(api) DO UPDATE SET \(column) = \(column) + 1
+                    """, arguments: [api.rawValue])
+            }
+        }
+    }
+
+    /// Marks the entry under `key` as confirmed unchanged at `now` (a `304 Not Modified`), taking
+    /// the validators and `Cache-Control` the `304` sent, when it sent them.
+    /// - Returns: the updated entry, or nil when there is none.
+    @discardableResult
+    public func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?,
+                                cacheControl: String?) throws(CacheFailure) -> CacheEntry? {
+        try checkWritable()
+        return try run {
+            try writer.write { db in
+                guard var entry = try CacheEntry.fetchOne(db, key: key) else { return nil }
+                entry.fetchedAt = now
+                entry.lastUsedAt = now
+                entry.etag = etag ?? entry.etag
+                entry.lastModified = lastModified ?? entry.lastModified
+                entry.cacheControl = cacheControl ?? entry.cacheControl
+                try entry.update(db)
+                return entry
+            }
+        }
     }
 
     /// Deletes the entry stored under `key`; nothing happens when there is none.
     public func deleteEntry(forKey key: String) throws(CacheFailure) {
-        guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
+        try checkWritable()
         _ = try run { try writer.write { db in try CacheEntry.deleteOne(db, key: key) } }
+    }
+
+    /// Deletes every entry, or those of one API, and gives the space back to the file system.
+    /// - Returns: how many entries and body bytes were removed.
+    public func clear(api: API? = nil) throws(CacheFailure) -> CacheRemoval {
+        try remove(api.map { CacheEntry.Columns.api == $0.rawValue })
+    }
+
+    /// Deletes the entries fetched before `date` (optionally of one API) and gives the space back.
+    public func prune(fetchedBefore date: Date, api: API? = nil) throws(CacheFailure) -> CacheRemoval {
+        var condition = CacheEntry.Columns.fetchedAt < date
+        if let api { condition = condition && CacheEntry.Columns.api == api.rawValue }
+        return try remove(condition)
+    }
+
+    /// Deletes the entries matching `condition` (all when nil).
+    private func remove(_ condition: SQLExpression?) throws(CacheFailure) -> CacheRemoval {
+        try checkWritable()
+        let removal = try run {
+            try writer.write { db in
+                let matching = condition.map { CacheEntry.filter($0) } ?? CacheEntry.all()
+                let bytes = try Int.fetchOne(db, matching.select(sum(CacheEntry.Columns.bodySize))) ?? 0
+                return CacheRemoval(entries: try matching.deleteAll(db), bytes: bytes)
+            }
+        }
+        // VACUUM cannot run inside a transaction, and is worth it only when something went.
+        if removal.entries > 0 { try run { try writer.vacuum() } }
+        return removal
     }
 
     /// How many entries the cache holds.
     public func count() throws(CacheFailure) -> Int {
         try run { try writer.read { db in try CacheEntry.fetchCount(db) } }
+    }
+
+    /// What the cache holds, per API, and how it has been used since it was created.
+    public func statistics() throws(CacheFailure) -> CacheStatistics {
+        let path = self.path
+        var statistics = try run {
+            try writer.read { db in
+                var statistics = CacheStatistics(path: path, createdAt: try Date.fetchOne(db, sql: "SELECT createdAt FROM cacheInfo"))
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT api, COUNT(*) AS entries, COALESCE(SUM(bodySize), 0) AS bytes,
+                           MIN(fetchedAt) AS oldest, MAX(fetchedAt) AS newest
+                    FROM response GROUP BY api
+                    """)
+                for row in rows {
+                    guard let api = API(rawValue: row["api"]) else { continue }
+                    statistics.apis[api, default: .init()].entries = row["entries"]
+                    statistics.apis[api, default: .init()].bytes = row["bytes"]
+                    statistics.apis[api, default: .init()].oldest = row["oldest"]
+                    statistics.apis[api, default: .init()].newest = row["newest"]
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT api, hits, misses, revalidations FROM usage") {
+                    guard let api = API(rawValue: row["api"]) else { continue }
+                    statistics.apis[api, default: .init()].hits = row["hits"]
+                    statistics.apis[api, default: .init()].misses = row["misses"]
+                    statistics.apis[api, default: .init()].revalidations = row["revalidations"]
+                }
+                return statistics
+            }
+        }
+        statistics.fileBytes = ["", "-wal"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+        }
+        return statistics
+    }
+
+    /// The rate limit last seen for `api`, if any.
+    public func rateLimit(for api: API) throws(CacheFailure) -> RateLimitState? {
+        try run { try writer.read { db in try RateLimitState.fetchOne(db, key: api.rawValue) } }
+    }
+
+    /// Remembers the rate limit the server announced, for the next `reader` run.
+    public func storeRateLimit(_ state: RateLimitState) throws(CacheFailure) {
+        try checkWritable()
+        try run { try writer.write { db in try state.upsert(db) } }
+    }
+
+    private func checkWritable() throws(CacheFailure) {
+        guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
     }
 
     private func run<T>(_ body: () throws -> T) throws(CacheFailure) -> T {

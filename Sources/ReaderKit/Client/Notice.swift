@@ -7,6 +7,8 @@ public struct Notice: Sendable, Equatable, Hashable {
         case staleData = "stale_data"
         /// The cache was replaced or cannot be written.
         case cache
+        /// A request waited for the API's rate limit to reset.
+        case rateLimit = "rate_limit"
     }
 
     public var kind: Kind

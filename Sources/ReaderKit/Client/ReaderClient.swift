@@ -14,18 +14,26 @@ public struct LoadOptions: Sendable, Equatable {
 
     public var cacheMode: CacheMode
     public var mode: ErrorContext.Mode
+    /// The command's deadline, shared by all its loads so that retries never outlive `--timeout`;
+    /// when nil, each load gets the configuration's `timeout` from its start.
+    public var deadline: ContinuousClock.Instant?
 
-    public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive) {
+    public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil) {
         self.cacheMode = cacheMode
         self.mode = mode
+        self.deadline = deadline
     }
 }
 
 /// Where a loaded value came from and how old it is.
 public struct LoadMetadata: Sendable, Equatable, Codable {
     public enum Source: String, Sendable, Codable {
+        /// A new body from the network.
         case network
+        /// The cached copy, without the network.
         case cache
+        /// The cached copy, confirmed unchanged by the network with a `304 Not Modified`.
+        case revalidated
     }
 
     public var source: Source
@@ -99,11 +107,14 @@ public actor ReaderClient {
         public var maximumBodySize: Int
         /// The most redirects followed for one request.
         public var maximumRedirects: Int
+        /// The most bytes of bodies the cache keeps (`--cache-size`); the least recently used
+        /// entries are evicted beyond it. Nil for no limit.
+        public var cacheSizeLimit: Int?
 
         public init(services: ServiceConfiguration = ServiceConfiguration(), cachePath: String? = nil,
                     timeout: Duration = .seconds(20), retryPolicy: RetryPolicy = .default,
                     freshness: FreshnessPolicy = .default, maximumBodySize: Int = 10 * 1024 * 1024,
-                    maximumRedirects: Int = 5) {
+                    maximumRedirects: Int = 5, cacheSizeLimit: Int? = 100 * 1024 * 1024) {
             self.services = services
             self.cachePath = cachePath
             self.timeout = timeout
@@ -111,6 +122,7 @@ public actor ReaderClient {
             self.freshness = freshness
             self.maximumBodySize = maximumBodySize
             self.maximumRedirects = maximumRedirects
+            self.cacheSizeLimit = cacheSizeLimit
         }
     }
 
@@ -123,6 +135,8 @@ public actor ReaderClient {
     private let now: @Sendable () -> Date
     private var transport: (any HTTPTransport)?
     private var cacheState: CacheState = .unopened
+    /// The rate limits last announced, per API; read from the cache on first use.
+    private var rateLimits: [API: RateLimitState?] = [:]
 
     private enum CacheState {
         case unopened
@@ -167,28 +181,44 @@ public actor ReaderClient {
         let key = CacheKey.normalise(url)
         let cache = await openCache()
         let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, in: cache)
+        let freshness = configuration.freshness
+        let servable = cached.map { freshness.mayServeStale($0.entry, at: now()) } ?? false
 
-        if let cached, options.cacheMode == .offline
-            || (options.cacheMode == .normal && configuration.freshness.isFresh(cached.entry, at: now())) {
-            return loaded(cached.value, from: cached.entry, errorCode: nil)
-        }
-        if options.cacheMode == .offline {
+        switch (options.cacheMode, cached) {
+        case (.offline, nil):
             let error = ReaderError.cache(CacheFailure(.notCached, path: cache?.path ?? "", detail: "no entry for \(key)"))
             throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+        case (.offline, let cached?) where !servable:
+            let error = ReaderError.cache(CacheFailure(.tooOld, path: cache?.path ?? "", detail:
+                "the copy of \(key) is \(RelativeAge.describe(seconds: cached.entry.ageSeconds(at: now()))) old"))
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+        case (.offline, let cached?),
+             (.normal, let cached?) where freshness.isFresh(cached.entry, at: now()):
+            await record(.hit, api: endpoint.api, key: key, in: cache)
+            return loaded(cached.value, from: cached.entry, errorCode: nil)
+        default:
+            break
         }
 
-        let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
+        let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
         var attempt = 0
         while true {
             attempt += 1
             let error: ReaderError
-            do {
-                return try await fetch(endpoint, url: url, key: key, deadline: deadline, cache: cache)
+            do throws(ReaderError) {
+                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, cache: cache, revalidating: cached?.entry) {
+                case .body(let result):
+                    await record(.miss, api: endpoint.api, key: key, in: cache)
+                    return result
+                case .notModified(let response):
+                    guard let cached else { throw ReaderError.bug("304 Not Modified to a request without validators") }
+                    return await revalidated(cached, by: response, key: key, in: cache)
+                }
             } catch let failure {
                 error = failure
             }
-            let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, attempt: attempt,
-                                       remaining: ContinuousClock.now.duration(to: deadline))
+            let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
+                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline))
             var decision = handler.decide(error, in: context)
             logger.debug("request failed", metadata: [
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
@@ -204,20 +234,39 @@ public actor ReaderClient {
                 do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
+                await record(.hit, api: endpoint.api, key: key, in: cache)
                 let result = loaded(copy.value, from: copy.entry, errorCode: error.code)
                 await notices.post(Notice(kind: .staleData, code: error.code, message:
                     "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
                 return result
             default:
+                await record(.miss, api: endpoint.api, key: key, in: cache)
+                if let copy = cached, !servable, ErrorHandler.mayServeStale(error) {
+                    await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
+                        "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
+                }
                 throw LoadFailure(error: error, decision: decision)
             }
         }
     }
 
-    /// One attempt: the network, validation, decoding, then the cache.
+    /// What one attempt brought back.
+    private enum FetchOutcome<Value: Sendable> {
+        /// A new body, validated, decoded and stored.
+        case body(Loaded<Value>)
+        /// The server confirmed the cached copy.
+        case notModified(HTTPResponse)
+    }
+
+    /// One attempt: the network (conditional when a copy with validators exists), validation,
+    /// decoding, then the cache.
     private func fetch<Value>(_ endpoint: Endpoint<Value>, url: URL, key: String, deadline: ContinuousClock.Instant,
-                              cache: ResponseCache?) async throws(ReaderError) -> Loaded<Value> {
-        let (response, finalURL) = try await send(url, api: endpoint.api, deadline: deadline)
+                              cache: ResponseCache?, revalidating copy: CacheEntry?) async throws(ReaderError) -> FetchOutcome<Value> {
+        var conditions = HeaderFields()
+        if let etag = copy?.etag { conditions.add("If-None-Match", etag) }
+        if let lastModified = copy?.lastModified { conditions.add("If-Modified-Since", lastModified) }
+        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline, cache: cache)
+        if response.status == 304, !conditions.fields.isEmpty { return .notModified(response) }
         let shownURL = finalURL.absoluteString
         try ResponseValidator.validate(response, url: shownURL, now: now())
         let value: Value
@@ -236,24 +285,53 @@ public actor ReaderClient {
                                etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
                                cacheControl: response.headers["Cache-Control"], fetchedAt: fetchedAt)
         if let cache, FreshnessPolicy.mayStore(cacheControl: entry.cacheControl) {
-            await write(in: cache) { (cache) throws(CacheFailure) in try cache.store(entry) }
+            let limit = configuration.cacheSizeLimit
+            await write(in: cache) { (cache) throws(CacheFailure) in
+                let evicted = try cache.store(entry, sizeLimit: limit)
+                logger.debug("stored", metadata: ["cache.key": "\(key)", "cache.bytes": "\(entry.bodySize)",
+                                                  "cache.evicted": "\(evicted.map(String.init) ?? "not stored: larger than --cache-size")"])
+            }
         }
-        return Loaded(value: value, body: response.body, metadata: LoadMetadata(
-            source: .network, stale: false, fetchedAt: fetchedAt, ageSeconds: 0, errorCode: nil, url: url.absoluteString))
+        return .body(Loaded(value: value, body: response.body, metadata: LoadMetadata(
+            source: .network, stale: false, fetchedAt: fetchedAt, ageSeconds: 0, errorCode: nil, url: url.absoluteString)))
+    }
+
+    /// The cached copy, confirmed by a `304`: fresh again from now, with what the `304` said.
+    private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse, key: String,
+                                    in cache: ResponseCache?) async -> Loaded<Value> {
+        let confirmedAt = now()
+        var entry = copy.entry
+        entry.fetchedAt = confirmedAt
+        entry.etag = response.headers["ETag"] ?? entry.etag
+        entry.lastModified = response.headers["Last-Modified"] ?? entry.lastModified
+        entry.cacheControl = response.headers["Cache-Control"] ?? entry.cacheControl
+        if let cache {
+            let updated = entry
+            await write(in: cache) { (cache) throws(CacheFailure) in
+                try cache.markRevalidated(key: key, at: confirmedAt, etag: updated.etag, lastModified: updated.lastModified,
+                                          cacheControl: updated.cacheControl)
+            }
+            await record(.revalidation, api: entry.api, key: key, in: cache)
+        }
+        return Loaded(value: copy.value, body: entry.body, metadata: LoadMetadata(
+            source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url))
     }
 
     /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
     /// redirect to its search page: that is "not found", not a page to follow.
-    private func send(_ url: URL, api: API, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
+    private func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant,
+                      cache: ResponseCache?) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
+        let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
+        let headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
         var current = url
         for _ in 0...configuration.maximumRedirects {
-            let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
-            let headers: HeaderFields = ["Accept": "application/json", "User-Agent": userAgent]
+            try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline, cache: cache)
             logger.debug("GET", metadata: ["request.url": "\(current)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
+            await remember(RateLimitState(api: api, headers: response.headers, now: now()), in: cache)
             logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
@@ -272,6 +350,36 @@ public actor ReaderClient {
         throw .transport(TransportFailure(.tooManyRedirects, host: url.host ?? "", detail: "more than \(configuration.maximumRedirects) redirects"))
     }
 
+    /// Never hammers: when the API said nothing remains, waits for its reset if that is within
+    /// `--max-wait` and the deadline, and otherwise does not send the request.
+    private func waitForRateLimit(of api: API, host: String, deadline: ContinuousClock.Instant,
+                                  cache: ResponseCache?) async throws(ReaderError) {
+        if rateLimits[api] == nil { rateLimits[api] = .some(try? cache?.rateLimit(for: api)) }
+        guard let state = rateLimits[api] ?? nil, let wait = state.waitBeforeNextRequest(at: now()) else { return }
+        let delay = Duration.milliseconds(Int64((wait * 1000).rounded(.up)))
+        guard delay <= configuration.retryPolicy.maximumDelay, delay < ContinuousClock.now.duration(to: deadline) else {
+            throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: state.resetAt))
+        }
+        await notices.post(Notice(kind: .rateLimit, code: ErrorCode(.request, 1003), message:
+            "\(TerminalText.sanitise(host, maxLength: 253))'s rate limit was used up; waited \(RelativeAge.describe(seconds: Int(wait.rounded(.up)))) for it to reset"))
+        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: state.resetAt)) }
+        rateLimits[api] = .some(nil)
+    }
+
+    /// Keeps the rate limit a response announced, for this client and for the next run.
+    private func remember(_ state: RateLimitState?, in cache: ResponseCache?) async {
+        guard let state else { return }
+        rateLimits[state.api] = .some(state)
+        if let cache { await write(in: cache) { (cache) throws(CacheFailure) in try cache.storeRateLimit(state) } }
+    }
+
+    /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
+    private func record(_ use: CacheUse, api: API, key: String, in cache: ResponseCache?) async {
+        guard let cache else { return }
+        let now = now()
+        await write(in: cache) { (cache) throws(CacheFailure) in try cache.recordUse(use, api: api, key: key, at: now) }
+    }
+
     private func transportForUse() -> any HTTPTransport {
         if let transport { return transport }
         let made = AsyncHTTPTransport(connectTimeout: configuration.timeout, maximumBodySize: configuration.maximumBodySize)
@@ -284,6 +392,38 @@ public actor ReaderClient {
         return Loaded(value: value, body: entry.body, metadata: LoadMetadata(
             source: .cache, stale: !configuration.freshness.isFresh(entry, at: now), fetchedAt: entry.fetchedAt,
             ageSeconds: entry.ageSeconds(at: now), errorCode: errorCode, url: entry.url))
+    }
+
+    // MARK: - Managing the cache (`reader cache`)
+
+    /// What the cache holds and how it has served. A cache file that does not exist yet is
+    /// reported empty, without being created.
+    /// - Throws: ``ReaderError/cache(_:)`` when there is a file but it cannot be read.
+    public func cacheStatistics() async throws(ReaderError) -> CacheStatistics {
+        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
+        guard FileManager.default.fileExists(atPath: path) else { return CacheStatistics(path: path) }
+        do { return try await cacheForManagement().statistics() } catch { throw .cache(error) }
+    }
+
+    /// Deletes every cached entry, or those of `api`.
+    public func clearCache(api: API? = nil) async throws(ReaderError) -> CacheRemoval {
+        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
+        guard FileManager.default.fileExists(atPath: path) else { return CacheRemoval(entries: 0, bytes: 0) }
+        do { return try await cacheForManagement().clear(api: api) } catch { throw .cache(error) }
+    }
+
+    /// Deletes the entries fetched more than `age` ago (of `api`, or of every API).
+    public func pruneCache(olderThan age: Duration, api: API? = nil) async throws(ReaderError) -> CacheRemoval {
+        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
+        guard FileManager.default.fileExists(atPath: path) else { return CacheRemoval(entries: 0, bytes: 0) }
+        let cutoff = now().addingTimeInterval(-age.inSeconds)
+        do { return try await cacheForManagement().prune(fetchedBefore: cutoff, api: api) } catch { throw .cache(error) }
+    }
+
+    /// The cache, opened (and recovered) as a load would open it; a failure to open is an error here.
+    private func cacheForManagement() async throws(CacheFailure) -> ResponseCache {
+        if let cache = await openCache() { return cache }
+        throw CacheFailure(.unavailable, path: configuration.cachePath ?? "", detail: "the cache could not be opened")
     }
 
     // MARK: - The cache, under the ErrorHandler's decisions
@@ -340,7 +480,9 @@ public actor ReaderClient {
         }
     }
 
+    /// Runs a write; a read-only cache was warned about when it opened, so it is skipped quietly.
     private func write(in cache: ResponseCache, _ body: (ResponseCache) throws(CacheFailure) -> Void) async {
+        guard !cache.isReadOnly else { return }
         do { try body(cache) } catch { await handleCacheFailure(error) }
     }
 
@@ -354,7 +496,7 @@ public actor ReaderClient {
         switch failure.reason {
         case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"
-        case .unavailable, .notCached: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"
+        case .unavailable, .notCached, .tooOld: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"
         }
         await notices.post(Notice(kind: .cache, code: error.code, message: message))
     }

@@ -15,10 +15,18 @@ public enum ResponseValidator {
     /// Any status outside 200–299 fails, carrying the API's explanation when the body gives one.
     public static func validateStatus(_ response: HTTPResponse, url: String, now: Date = Date()) throws(ReaderError) {
         guard !(200...299).contains(response.status) else { return }
+        let retryAfter = retryAfterSeconds(response.headers, now: now)
         throw .status(StatusFailure(
             status: response.status, url: url,
             apiError: APIErrorBody.recognise(response.body),
-            retryAfterSeconds: retryAfterSeconds(response.headers["Retry-After"], now: now)))
+            retryAfterSeconds: retryAfter, retryAt: retryAfter.map { now.addingTimeInterval($0) }))
+    }
+
+    /// How long the server asks to be left alone: its `Retry-After`, or else, when a rate limit
+    /// says nothing remains (Reddit's `X-Ratelimit-Remaining: 0`), the time until it resets.
+    public static func retryAfterSeconds(_ headers: HeaderFields, now: Date) -> Double? {
+        if let seconds = retryAfterSeconds(headers["Retry-After"], now: now) { return seconds }
+        return RateLimitState(api: .reddit, headers: headers, now: now)?.waitBeforeNextRequest(at: now)
     }
 
     /// A 2xx answer must be JSON. A missing content type is accepted when the body starts like JSON.
@@ -35,16 +43,19 @@ public enum ResponseValidator {
             contentType: contentType ?? "no content type", url: url, pageTitle: htmlTitle(response.body)))
     }
 
-    /// `Retry-After` as delay-seconds or as an HTTP date; nil when absent or unreadable.
+    /// `Retry-After` as delay-seconds or as an HTTP date (IMF-fixdate, or the obsolete RFC 850
+    /// and asctime forms a recipient must accept, RFC 9110 §5.6.7); nil when absent or unreadable.
     public static func retryAfterSeconds(_ value: String?, now: Date) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return seconds }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: value) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
     }
 
     /// The sanitised `<title>` of an HTML page, from its first 16 KB.

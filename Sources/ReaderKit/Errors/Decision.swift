@@ -71,6 +71,8 @@ public struct ErrorContext: Sendable, Equatable {
     public var mode: Mode
     /// Whether a cached copy of the same request exists (of any age).
     public var hasCachedCopy: Bool
+    /// Whether that copy is young enough to be served in place of an error (`--max-stale`).
+    public var cachedCopyIsServable: Bool
     /// How many attempts have been made so far, counting the one that failed (1 after the first).
     public var attempt: Int
     /// The time left before the command's deadline, when it has one.
@@ -78,10 +80,11 @@ public struct ErrorContext: Sendable, Equatable {
     /// Whether the request may be sent again safely (GET).
     public var isIdempotent: Bool
 
-    public init(mode: Mode = .interactive, hasCachedCopy: Bool = false, attempt: Int = 1,
-                remaining: Duration? = nil, isIdempotent: Bool = true) {
+    public init(mode: Mode = .interactive, hasCachedCopy: Bool = false, cachedCopyIsServable: Bool = true,
+                attempt: Int = 1, remaining: Duration? = nil, isIdempotent: Bool = true) {
         self.mode = mode
         self.hasCachedCopy = hasCachedCopy
+        self.cachedCopyIsServable = cachedCopyIsServable
         self.attempt = attempt
         self.remaining = remaining
         self.isIdempotent = isIdempotent

@@ -9,13 +9,16 @@
 /// | T1003 cannot find host | no retry | serve stale |
 /// | T1009 offline, T1004 refused | no retry | serve stale |
 /// | T1005 lost, T1001 timed out | retry | serve stale after retries |
-/// | 408, 429, 502, 503, 504; 500 with Retry-After | retry, honouring Retry-After | serve stale after retries |
+/// | 408, 429, 502, 503, 504; 500 with Retry-After | retry, honouring Retry-After up to `--max-wait` | serve stale after retries |
+/// | R1003 rate limit used up past `--max-wait` | no retry | serve stale |
 /// | 500 without Retry-After | no retry | serve stale |
 /// | 404, 410, API says not found | alert | reset: delete the cached copy |
 /// | 401, 403 | alert | reset: delete the cached copy |
 /// | other 4xx | alert | never served |
+/// | any failure above whose copy is older than `--max-stale` | as without a copy | not served |
 /// | HTML where JSON was expected | alert | serve stale |
 /// | JSON that does not decode | alert | serve stale |
+/// | C1005 copy older than `--max-stale` (offline) | alert | — |
 /// | cache corrupt | reset: replace the cache file, carry on | — |
 /// | cache unwritable | ignore: carry on without storing | — |
 ///
@@ -44,11 +47,11 @@ public struct ErrorHandler: Sendable {
             return .alert
         case .cache(let failure):
             switch failure.reason {
-            case .notCached: return .alert
+            case .notCached, .tooOld: return .alert
             case .corrupt: return .reset(.replaceCacheFile, then: .ignore(.cacheReplaced))
             case .unwritable, .unavailable: return .ignore(.continueWithoutCache)
             }
-        case .transport, .status, .contentType, .decoding:
+        case .transport, .status, .contentType, .decoding, .rateLimited:
             break
         }
 
@@ -59,7 +62,7 @@ public struct ErrorHandler: Sendable {
             return context.hasCachedCopy ? .reset(.deleteCachedCopy, then: .alert) : .alert
         }
         if Self.mayServeStale(error) {
-            if context.hasCachedCopy { return .ignore(.servedStale) }
+            if context.hasCachedCopy && context.cachedCopyIsServable { return .ignore(.servedStale) }
             if context.mode == .background, case .transport = error { return .ignore(.summarised) }
         }
         return .alert
@@ -74,7 +77,7 @@ public struct ErrorHandler: Sendable {
     /// copy is still the best answer. A client error (400) is the request's fault and is not.
     static func mayServeStale(_ error: ReaderError) -> Bool {
         switch error {
-        case .transport, .contentType, .decoding: true
+        case .transport, .contentType, .decoding, .rateLimited: true
         case .status(let failure): failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status)
         default: false
         }

@@ -14,6 +14,7 @@ extension ReaderError {
         case .contentType: ErrorCode(.decoding, 1001)
         case .decoding(let failure): ErrorCode(.decoding, failure.reason.rawValue)
         case .cache(let failure): ErrorCode(.cache, failure.reason.rawValue)
+        case .rateLimited: ErrorCode(.request, 1003)
         case .bug: ErrorCode(.bug, 1001)
         }
     }
@@ -39,7 +40,8 @@ extension ReaderError {
             }
         case .contentType: .protocolError
         case .decoding: .dataError
-        case .cache(let failure): failure.reason == .notCached ? .unavailable : .software
+        case .cache(let failure): failure.reason == .notCached || failure.reason == .tooOld ? .unavailable : .software
+        case .rateLimited: .temporaryFailure
         case .bug: .software
         }
     }
@@ -69,6 +71,9 @@ extension ReaderError {
             if let summary = failure.apiError?.summary, !summary.isEmpty {
                 text += ": the server says \"\(TerminalText.sanitise(summary, maxLength: 300))\""
             }
+            if let retryAt = failure.retryAt, retryAt > Date() {
+                text += "; it asks to come back \(RelativeAge.describe(moment: retryAt))"
+            }
             return text
         case .contentType(let failure):
             var text = "expected JSON but got \(TerminalText.sanitise(failure.contentType, maxLength: 80))"
@@ -86,7 +91,10 @@ extension ReaderError {
             case .corrupt: return "the cache file is damaged"
             case .unwritable: return "the cache cannot be written"
             case .unavailable: return "the cache cannot be opened"
+            case .tooOld: return "the only cached copy is older than --max-stale allows"
             }
+        case .rateLimited(let failure):
+            return "\(TerminalText.sanitise(failure.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
         case .bug(let text):
             return "internal error: \(text)"
         }
@@ -109,6 +117,7 @@ extension ReaderError {
             switch failure.status {
             case 404, 410: return "check the name or id"
             case 401, 403: return "the resource is private, quarantined or forbidden; it cannot be read anonymously"
+            case _ where failure.retryAt != nil: return "try again then, or allow a longer wait with --max-wait"
             case 408, 429: return "wait a moment and try again"
             case 500...599: return "the service has a problem; try again later"
             default: return failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments"
@@ -120,8 +129,11 @@ extension ReaderError {
         case .cache(let failure):
             switch failure.reason {
             case .notCached: return "run the command once without --offline while connected"
+            case .tooOld: return "allow older data with a larger --max-stale, or connect and try again"
             default: return "run with --cache-path to use another file"
             }
+        case .rateLimited:
+            return "try again after the reset, or allow a longer wait with --max-wait"
         case .bug:
             return "this is a bug; please report it with code \(code)"
         }
@@ -139,6 +151,8 @@ extension ReaderError {
         case .decoding(let failure):
             "GET \(failure.url): at \(failure.codingPath.isEmpty ? "the top level" : failure.codingPath): \(failure.detail)"
         case .cache(let failure): "\(failure.path): \(failure.detail)"
+        case .rateLimited(let failure):
+            "\(failure.api.rawValue): X-Ratelimit-Remaining 0 until \(failure.resetAt.formatted(.iso8601))"
         }
     }
 }

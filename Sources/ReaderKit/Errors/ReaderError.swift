@@ -28,6 +28,9 @@ public enum ReaderError: Error, Sendable {
     case decoding(DecodingFailure)
     /// The local cache failed.
     case cache(CacheFailure)
+    /// The API's rate limit is used up and resets later than reader may wait: the request was not
+    /// sent (`R1003`), so that the limit is not hammered.
+    case rateLimited(RateLimitFailure)
     /// An internal invariant broke.
     case bug(String)
 }
@@ -74,14 +77,17 @@ public struct StatusFailure: Sendable, Equatable {
     public var url: String
     /// What the API's error body said, when it is a shape the API uses.
     public var apiError: APIErrorBody?
-    /// The server's `Retry-After`, in seconds, when it sent one.
+    /// The server's `Retry-After` (or, with nothing remaining, its rate limit's reset), in seconds.
     public var retryAfterSeconds: Double?
+    /// When the server asks to be asked again: the answer's time plus `retryAfterSeconds`.
+    public var retryAt: Date?
 
-    public init(status: Int, url: String, apiError: APIErrorBody? = nil, retryAfterSeconds: Double? = nil) {
+    public init(status: Int, url: String, apiError: APIErrorBody? = nil, retryAfterSeconds: Double? = nil, retryAt: Date? = nil) {
         self.status = status
         self.url = url
         self.apiError = apiError
         self.retryAfterSeconds = retryAfterSeconds
+        self.retryAt = retryAt
     }
 
     /// Whether the status or the API says the resource does not exist.
@@ -166,6 +172,8 @@ public struct CacheFailure: Sendable, Equatable {
         case unwritable = 1003
         /// The cache cannot be opened at all (no permission on the folder).
         case unavailable = 1004
+        /// The only cached copy is older than `--max-stale` allows.
+        case tooOld = 1005
     }
 
     public var reason: Reason
@@ -176,5 +184,19 @@ public struct CacheFailure: Sendable, Equatable {
         self.reason = reason
         self.path = path
         self.detail = detail
+    }
+}
+
+/// A request not sent because the API's rate limit is used up until later than reader may wait.
+public struct RateLimitFailure: Sendable, Equatable {
+    public var api: API
+    public var host: String
+    /// When the API's window resets.
+    public var resetAt: Date
+
+    public init(api: API, host: String, resetAt: Date) {
+        self.api = api
+        self.host = host
+        self.resetAt = resetAt
     }
 }

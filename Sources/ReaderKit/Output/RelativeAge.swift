@@ -1,3 +1,5 @@
+import Foundation
+
 /// Ages as people say them: `42 s`, `5 min`, `3 h`, `2 days`.
 public enum RelativeAge {
     /// Describes `seconds` briefly.
@@ -9,5 +11,21 @@ public enum RelativeAge {
         case ..<(86_400 * 2): "1 day"
         default: "\(seconds / 86_400) days"
         }
+    }
+
+    /// A moment to come back, in local time, as people say it: `at 14:05 (in 40 min)`, or
+    /// `on 2026-11-22 at 14:05 (in 1 day)` when it is not within the day.
+    public static func describe(moment: Date, from now: Date = Date(), timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        let seconds = Int(moment.timeIntervalSince(now).rounded(.up))
+        // Seconds matter for a short wait, the date for a long one.
+        formatter.dateFormat = switch seconds {
+        case ..<3600: "'at' HH:mm:ss"
+        case ..<86_400: "'at' HH:mm"
+        default: "'on' yyyy-MM-dd 'at' HH:mm"
+        }
+        return "\(formatter.string(from: moment)) (in \(describe(seconds: seconds)))"
     }
 }

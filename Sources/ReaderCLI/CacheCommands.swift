@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+
+extension API: ExpressibleByArgument {}
+
+extension Reader {
+    /// `reader cache stats|clear|prune|path`.
+    struct Cache: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show, clear or prune the local cache.",
+            subcommands: [Stats.self, Clear.self, Prune.self, Path.self],
+            defaultSubcommand: Stats.self)
+
+        struct Stats: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "What the cache holds per API, and how often it answered without the network.")
+
+            @OptionGroup var output: OutputOptions
+            @OptionGroup var cacheFile: CacheFileOptions
+
+            func run() async throws {
+                let statistics = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
+                    try await client.cacheStatistics()
+                }
+                let output = Output(json: output.json)
+                if self.output.json {
+                    output.writeJSON(statistics)
+                    return
+                }
+                output.writeLine(Self.render(statistics, now: Date()), to: .standardOutput)
+            }
+
+            static func render(_ statistics: CacheStatistics, now: Date) -> String {
+                func age(_ date: Date?) -> String {
+                    date.map { RelativeAge.describe(seconds: Int(now.timeIntervalSince($0))) + " ago" } ?? "-"
+                }
+                func row(_ name: String, _ api: CacheStatistics.APIStatistics) -> [String] {
+                    [name, String(api.entries), ByteCount.describe(api.bytes), age(api.oldest), age(api.newest),
+                     String(api.hits), String(api.revalidations), String(api.misses),
+                     api.hitRatio.map { String(format: "%.0f%%", $0 * 100) } ?? "-"]
+                }
+                let table = Table(columns: [
+                    .init(title: "API"), .init(title: "ENTRIES", alignRight: true), .init(title: "SIZE", alignRight: true),
+                    .init(title: "OLDEST", alignRight: true), .init(title: "NEWEST", alignRight: true),
+                    .init(title: "HITS", alignRight: true), .init(title: "REVALIDATED", alignRight: true),
+                    .init(title: "MISSES", alignRight: true), .init(title: "HIT RATIO", alignRight: true),
+                ], rows: API.allCases.map { row($0.rawValue, statistics.apis[$0] ?? .init()) } + [row("total", statistics.total)])
+                let created = statistics.createdAt.map { ", created \(age($0))" } ?? ""
+                return """
+                    cache \(TerminalText.sanitise(statistics.path)) (\(ByteCount.describe(statistics.fileBytes)) on disk\(created))
+                    \(table.render(width: nil))
+                    hits were answered from the cache, revalidated ones by a 304 without a body, misses needed the network
+                    """
+            }
+        }
+
+        struct Clear: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete cached entries (of every API, or of one).")
+
+            @Option(help: "Only the entries of this API: reddit or swapi.")
+            var api: API?
+
+            @OptionGroup var output: OutputOptions
+            @OptionGroup var cacheFile: CacheFileOptions
+
+            func run() async throws {
+                let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
+                    try await client.clearCache(api: api)
+                }
+                CacheCommand.report(removal, output: output)
+            }
+        }
+
+        struct Prune: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete entries fetched longer ago than --older-than.")
+
+            @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
+            var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
+
+            @Option(help: "Only the entries of this API: reddit or swapi.")
+            var api: API?
+
+            @OptionGroup var output: OutputOptions
+            @OptionGroup var cacheFile: CacheFileOptions
+
+            func run() async throws {
+                let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
+                    try await client.pruneCache(olderThan: olderThan.duration, api: api)
+                }
+                CacheCommand.report(removal, output: output)
+            }
+        }
+
+        struct Path: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Print where the cache file is (it may not exist yet).")
+
+            @OptionGroup var output: OutputOptions
+            @OptionGroup var cacheFile: CacheFileOptions
+
+            func run() throws {
+                let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
+                let output = Output(json: output.json)
+                if self.output.json {
+                    output.writeJSON(JSONValue.object(["path": .string(path), "exists": .bool(FileManager.default.fileExists(atPath: path))]),
+                                     to: .standardOutput)
+                } else {
+                    output.writeLine(TerminalText.sanitise(path), to: .standardOutput)
+                }
+            }
+        }
+    }
+}
+
+/// What the cache commands share: a client on the resolved cache, and its notices shown.
+enum CacheCommand {
+    static func withClient<T: Sendable>(_ cacheFile: CacheFileOptions, _ options: OutputOptions,
+                                        _ body: (ReaderClient) async throws(ReaderError) -> T) async throws(ReaderError) -> T {
+        let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
+        let client = ReaderClient(configuration: .init(cachePath: path))
+        var output = Output(json: options.json)
+        output.verbose = options.verbose
+        let result: Result<T, ReaderError>
+        do throws(ReaderError) { result = .success(try await body(client)) } catch { result = .failure(error) }
+        output.notices(await client.notices.drain())
+        return try result.get()
+    }
+
+    static func report(_ removal: CacheRemoval, output options: OutputOptions) {
+        let output = Output(json: options.json)
+        if options.json {
+            output.writeJSON(removal)
+        } else {
+            output.writeLine("removed \(removal.entries) \(removal.entries == 1 ? "entry" : "entries") (\(ByteCount.describe(removal.bytes)))",
+                             to: .standardOutput)
+        }
+    }
+}
