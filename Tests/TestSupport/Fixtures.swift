@@ -56,6 +56,10 @@ public enum Fixtures {
             }
             let name = file ?? "unknown_resource_404.html"
             let recorded = swapiResponse(name)
+            // Like the real server: a matching If-None-Match is answered 304 with no body.
+            if let etag = recorded.headers.first(where: { $0.0 == "ETag" })?.1, request.headers["if-none-match"] == etag {
+                return .respond(status: 304, headers: recorded.headers.filter { $0.0 != "Content-Type" }, body: [])
+            }
             return .respond(status: recorded.status, headers: recorded.headers, body: bytes("swapi/\(name)"))
         }
         let redditFiles = ["/hot.json": "listing_frontpage_limit5.json", "/r/python/hot.json": "listing_r_python_hot.json",
