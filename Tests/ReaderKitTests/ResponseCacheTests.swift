@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import Testing
+@testable import ReaderKit
+
+/// The cache file itself: eviction, migrations, refusing files that are not reader's, and the
+/// numbers `reader cache stats` shows. Real SQLite files in a temporary folder.
+@Suite struct ResponseCacheTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("reader-cache-\(UUID().uuidString)/cache.sqlite").path
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func entry(_ key: String, bytes: Int, at offset: TimeInterval, api: API = .swapi) -> CacheEntry {
+        CacheEntry(key: key, api: api, url: key, status: 200, body: Data(repeating: UInt8(ascii: " "), count: bytes),
+                   fetchedAt: start.addingTimeInterval(offset))
+    }
+
+    @Test func theLeastRecentlyUsedEntriesAreEvictedToFitTheLimit() throws {
+        let cache = try ResponseCache.open(path: path)
+        try cache.store(entry("a", bytes: 1000, at: 0), sizeLimit: 2500)
+        try cache.store(entry("b", bytes: 1000, at: 1), sizeLimit: 2500)
+        try cache.recordUse(.hit, api: .swapi, key: "a", at: start.addingTimeInterval(2))  // a is now newer than b
+        let evicted = try cache.store(entry("c", bytes: 1000, at: 3), sizeLimit: 2500)
+        #expect(evicted == 1)
+        #expect(try cache.entry(forKey: "b") == nil)
+        #expect(try cache.entry(forKey: "a") != nil && cache.entry(forKey: "c") != nil)
+        #expect(try cache.store(entry("huge", bytes: 3000, at: 4), sizeLimit: 2500) == nil, "larger than the whole limit: not stored")
+        #expect(try cache.count() == 2)
+    }
+
+    @Test func aVersion1CacheIsMigratedWithItsEntries() throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // Exactly what reader 0.1 wrote: the v1 table and GRDB's record of the migration.
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in
+            try db.execute(sql: """
+                CREATE TABLE response (key TEXT PRIMARY KEY, api TEXT NOT NULL, url TEXT NOT NULL, status INTEGER NOT NULL,
+                  body BLOB NOT NULL, contentType TEXT, etag TEXT, lastModified TEXT, cacheControl TEXT, fetchedAt DATETIME NOT NULL);
+                CREATE INDEX response_on_fetchedAt ON response(fetchedAt);
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1');
+                INSERT INTO response VALUES ('k', 'swapi', 'https://swapi.dev/api/films/', 200, X'7B7D', 'application/json',
+                  '"e"', NULL, NULL, '2023-11-14 22:13:20.000');
+                """)
+        }
+        try old.close()
+
+        let cache = try ResponseCache.open(path: path)
+        let migrated = try #require(try cache.entry(forKey: "k"))
+        #expect(migrated.body == Data("{}".utf8) && migrated.etag == "\"e\"" && migrated.bodySize == 2)
+        #expect(migrated.lastUsedAt == migrated.fetchedAt)
+        let statistics = try cache.statistics()
+        #expect(statistics.createdAt == migrated.fetchedAt, "an old cache dates from its oldest entry")
+        #expect(statistics.apis[.swapi]?.bytes == 2)
+    }
+
+    @Test func aNewerReadersCacheIsRefusedAsCorrupt() throws {
+        _ = try ResponseCache.open(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-from-the-future')") }
+        try queue.close()
+        #expect(throws: CacheFailure.self) { try ResponseCache.open(path: path) }
+        do { _ = try ResponseCache.open(path: path) } catch { #expect(error.reason == .corrupt) }
+    }
+
+    @Test func anotherProgramsDatabaseIsNotWrittenInto() throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let foreign = try DatabaseQueue(path: path)
+        try foreign.write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')") }
+        try foreign.close()
+        do {
+            _ = try ResponseCache.open(path: path)
+            Issue.record("a foreign database must be refused")
+        } catch {
+            #expect(error.reason == .corrupt)
+        }
+        let tables = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type='table'") }
+        #expect(tables == ["notes"], "nothing of reader's was added")
+    }
+
+    @Test func statisticsClearAndPrune() throws {
+        let cache = try ResponseCache.open(path: path)
+        try cache.store(entry("old", bytes: 10, at: 0))
+        try cache.store(entry("new", bytes: 20, at: 86_400))
+        try cache.store(entry("post", bytes: 40, at: 86_400, api: .reddit))
+        try cache.recordUse(.miss, api: .swapi, key: "old", at: start)
+        try cache.recordUse(.hit, api: .swapi, key: "old", at: start)
+        try cache.recordUse(.revalidation, api: .swapi, key: "old", at: start)
+        try cache.recordUse(.hit, api: .reddit, key: "post", at: start)
+
+        let statistics = try cache.statistics()
+        let swapi = try #require(statistics.apis[.swapi])
+        #expect(swapi.entries == 2 && swapi.bytes == 30 && swapi.hits == 1 && swapi.misses == 1 && swapi.revalidations == 1)
+        #expect(swapi.oldest == start && swapi.newest == start.addingTimeInterval(86_400))
+        #expect(swapi.hitRatio == 2.0 / 3.0)
+        #expect(statistics.total.entries == 3 && statistics.total.bytes == 70 && statistics.total.hits == 2)
+        #expect(statistics.fileBytes > 0)
+
+        #expect(try cache.prune(fetchedBefore: start.addingTimeInterval(3600)) == CacheRemoval(entries: 1, bytes: 10))
+        #expect(try cache.clear(api: .reddit) == CacheRemoval(entries: 1, bytes: 40))
+        #expect(try cache.count() == 1 && cache.entry(forKey: "new") != nil)
+        #expect(try cache.clear() == CacheRemoval(entries: 1, bytes: 20))
+        #expect(try cache.statistics().apis[.swapi]?.hits == 1, "counters survive a clear: they count since creation")
+    }
+
+    @Test func statisticsEncodeForScripts() throws {
+        var statistics = CacheStatistics(path: "/c", createdAt: start)
+        statistics.apis[.swapi] = .init()
+        let json = try #require(try JSONSerialization.jsonObject(with: ReaderJSON.makeEncoder().encode(statistics)) as? [String: Any])
+        #expect(Set(json.keys) == ["path", "file_bytes", "created_at", "total", "apis"])
+        let apis = try #require(json["apis"] as? [String: Any])
+        #expect(Set(apis.keys) == ["swapi", "reddit"], "every API appears, used or not")
+        #expect((apis["reddit"] as? [String: Any])?["hit_ratio"] is NSNull)
+    }
+}
