@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite cache of responses: one file in WAL mode, readable by many `reader` processes at once.
 ///
@@ -38,6 +39,14 @@ public struct ResponseCache: Sendable {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.label = "reader.cache"
+            configuration.prepareDatabase { db in
+                // Keep the -wal and -shm files when the last connection closes: without them, a
+                // WAL database in a folder that became read-only cannot even be read.
+                var persist: CInt = 1
+                _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+                // ...and keep the kept log small once checkpointed.
+                try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
+            }
             let pool = try DatabasePool(path: path, configuration: configuration)
             try claim(pool, path: path)
             try migrate(pool)
@@ -113,7 +122,7 @@ public struct ResponseCache: Sendable {
                 throw CacheFailure(errno == EACCES || errno == EROFS ? .unwritable : .unavailable, path: path,
                                    detail: "cannot create the file: \(String(cString: strerror(errno)))")
             }
-            close(descriptor)
+            Foundation.close(descriptor)
         }
     }
 
@@ -327,6 +336,11 @@ public struct ResponseCache: Sendable {
     public func storeRateLimit(_ state: RateLimitState) throws(CacheFailure) {
         try checkWritable()
         try run { try writer.write { db in try state.upsert(db) } }
+    }
+
+    /// Closes the file's connections, as before moving a damaged file aside; later calls fail.
+    public func close() {
+        try? writer.close()
     }
 
     private func checkWritable() throws(CacheFailure) {

@@ -135,6 +135,8 @@ public actor ReaderClient {
     private let now: @Sendable () -> Date
     private var transport: (any HTTPTransport)?
     private var cacheState: CacheState = .unopened
+    /// Whether this client already replaced a damaged cache file: it is done once, never in a loop.
+    private var replacedDamagedCache = false
     /// The rate limits last announced, per API; read from the cache on first use.
     private var rateLimits: [API: RateLimitState?] = [:]
 
@@ -180,7 +182,7 @@ public actor ReaderClient {
         let url = endpoint.url(in: configuration.services)
         let key = CacheKey.normalise(url)
         let cache = await openCache()
-        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, in: cache)
+        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key)
         let freshness = configuration.freshness
         let servable = cached.map { freshness.mayServeStale($0.entry, at: now()) } ?? false
 
@@ -194,7 +196,7 @@ public actor ReaderClient {
             throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
         case (.offline, let cached?),
              (.normal, let cached?) where freshness.isFresh(cached.entry, at: now()):
-            await record(.hit, api: endpoint.api, key: key, in: cache)
+            await record(.hit, api: endpoint.api, key: key)
             return loaded(cached.value, from: cached.entry, errorCode: nil)
         default:
             break
@@ -206,13 +208,13 @@ public actor ReaderClient {
             attempt += 1
             let error: ReaderError
             do throws(ReaderError) {
-                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, cache: cache, revalidating: cached?.entry) {
+                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry) {
                 case .body(let result):
-                    await record(.miss, api: endpoint.api, key: key, in: cache)
+                    await record(.miss, api: endpoint.api, key: key)
                     return result
                 case .notModified(let response):
                     guard let cached else { throw ReaderError.bug("304 Not Modified to a request without validators") }
-                    return await revalidated(cached, by: response, key: key, in: cache)
+                    return await revalidated(cached, by: response, key: key)
                 }
             } catch let failure {
                 error = failure
@@ -224,7 +226,7 @@ public actor ReaderClient {
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
             ])
             if case .reset(.deleteCachedCopy, let then) = decision {
-                if let cache { await write(in: cache) { (cache) throws(CacheFailure) in try cache.deleteEntry(forKey: key) } }
+                await write { (cache) throws(CacheFailure) in try cache.deleteEntry(forKey: key) }
                 decision = then
             }
             switch decision {
@@ -234,13 +236,13 @@ public actor ReaderClient {
                 do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
-                await record(.hit, api: endpoint.api, key: key, in: cache)
+                await record(.hit, api: endpoint.api, key: key)
                 let result = loaded(copy.value, from: copy.entry, errorCode: error.code)
                 await notices.post(Notice(kind: .staleData, code: error.code, message:
                     "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
                 return result
             default:
-                await record(.miss, api: endpoint.api, key: key, in: cache)
+                await record(.miss, api: endpoint.api, key: key)
                 if let copy = cached, !servable, ErrorHandler.mayServeStale(error) {
                     await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
                         "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
@@ -261,11 +263,11 @@ public actor ReaderClient {
     /// One attempt: the network (conditional when a copy with validators exists), validation,
     /// decoding, then the cache.
     private func fetch<Value>(_ endpoint: Endpoint<Value>, url: URL, key: String, deadline: ContinuousClock.Instant,
-                              cache: ResponseCache?, revalidating copy: CacheEntry?) async throws(ReaderError) -> FetchOutcome<Value> {
+                              revalidating copy: CacheEntry?) async throws(ReaderError) -> FetchOutcome<Value> {
         var conditions = HeaderFields()
         if let etag = copy?.etag { conditions.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified { conditions.add("If-Modified-Since", lastModified) }
-        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline, cache: cache)
+        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline)
         if response.status == 304, !conditions.fields.isEmpty { return .notModified(response) }
         let shownURL = finalURL.absoluteString
         try ResponseValidator.validate(response, url: shownURL, now: now())
@@ -284,9 +286,9 @@ public actor ReaderClient {
                                body: response.body, contentType: response.headers["Content-Type"],
                                etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
                                cacheControl: response.headers["Cache-Control"], fetchedAt: fetchedAt)
-        if let cache, FreshnessPolicy.mayStore(cacheControl: entry.cacheControl) {
+        if FreshnessPolicy.mayStore(cacheControl: entry.cacheControl) {
             let limit = configuration.cacheSizeLimit
-            await write(in: cache) { (cache) throws(CacheFailure) in
+            await write { (cache) throws(CacheFailure) in
                 let evicted = try cache.store(entry, sizeLimit: limit)
                 logger.debug("stored", metadata: ["cache.key": "\(key)", "cache.bytes": "\(entry.bodySize)",
                                                   "cache.evicted": "\(evicted.map(String.init) ?? "not stored: larger than --cache-size")"])
@@ -297,41 +299,38 @@ public actor ReaderClient {
     }
 
     /// The cached copy, confirmed by a `304`: fresh again from now, with what the `304` said.
-    private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse, key: String,
-                                    in cache: ResponseCache?) async -> Loaded<Value> {
+    private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse,
+                                    key: String) async -> Loaded<Value> {
         let confirmedAt = now()
         var entry = copy.entry
         entry.fetchedAt = confirmedAt
         entry.etag = response.headers["ETag"] ?? entry.etag
         entry.lastModified = response.headers["Last-Modified"] ?? entry.lastModified
         entry.cacheControl = response.headers["Cache-Control"] ?? entry.cacheControl
-        if let cache {
-            let updated = entry
-            await write(in: cache) { (cache) throws(CacheFailure) in
-                try cache.markRevalidated(key: key, at: confirmedAt, etag: updated.etag, lastModified: updated.lastModified,
-                                          cacheControl: updated.cacheControl)
-            }
-            await record(.revalidation, api: entry.api, key: key, in: cache)
+        let updated = entry
+        await write { (cache) throws(CacheFailure) in
+            try cache.markRevalidated(key: key, at: confirmedAt, etag: updated.etag, lastModified: updated.lastModified,
+                                      cacheControl: updated.cacheControl)
         }
+        await record(.revalidation, api: entry.api, key: key)
         return Loaded(value: copy.value, body: entry.body, metadata: LoadMetadata(
             source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url))
     }
 
     /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
     /// redirect to its search page: that is "not found", not a page to follow.
-    private func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant,
-                      cache: ResponseCache?) async throws(ReaderError) -> (HTTPResponse, URL) {
+    private func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
         let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
         let headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
         var current = url
         for _ in 0...configuration.maximumRedirects {
-            try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline, cache: cache)
+            try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline)
             logger.debug("GET", metadata: ["request.url": "\(current)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
-            await remember(RateLimitState(api: api, headers: response.headers, now: now()), in: cache)
+            await remember(RateLimitState(api: api, headers: response.headers, now: now()))
             logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
@@ -352,9 +351,8 @@ public actor ReaderClient {
 
     /// Never hammers: when the API said nothing remains, waits for its reset if that is within
     /// `--max-wait` and the deadline, and otherwise does not send the request.
-    private func waitForRateLimit(of api: API, host: String, deadline: ContinuousClock.Instant,
-                                  cache: ResponseCache?) async throws(ReaderError) {
-        if rateLimits[api] == nil { rateLimits[api] = .some(try? cache?.rateLimit(for: api)) }
+    private func waitForRateLimit(of api: API, host: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
+        if rateLimits[api] == nil { rateLimits[api] = .some(try? currentCache?.rateLimit(for: api)) }
         guard let state = rateLimits[api] ?? nil, let wait = state.waitBeforeNextRequest(at: now()) else { return }
         let delay = Duration.milliseconds(Int64((wait * 1000).rounded(.up)))
         guard delay <= configuration.retryPolicy.maximumDelay, delay < ContinuousClock.now.duration(to: deadline) else {
@@ -367,17 +365,16 @@ public actor ReaderClient {
     }
 
     /// Keeps the rate limit a response announced, for this client and for the next run.
-    private func remember(_ state: RateLimitState?, in cache: ResponseCache?) async {
+    private func remember(_ state: RateLimitState?) async {
         guard let state else { return }
         rateLimits[state.api] = .some(state)
-        if let cache { await write(in: cache) { (cache) throws(CacheFailure) in try cache.storeRateLimit(state) } }
+        await write { (cache) throws(CacheFailure) in try cache.storeRateLimit(state) }
     }
 
     /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
-    private func record(_ use: CacheUse, api: API, key: String, in cache: ResponseCache?) async {
-        guard let cache else { return }
+    private func record(_ use: CacheUse, api: API, key: String) async {
         let now = now()
-        await write(in: cache) { (cache) throws(CacheFailure) in try cache.recordUse(use, api: api, key: key, at: now) }
+        await write { (cache) throws(CacheFailure) in try cache.recordUse(use, api: api, key: key, at: now) }
     }
 
     private func transportForUse() -> any HTTPTransport {
@@ -467,8 +464,8 @@ public actor ReaderClient {
         }
     }
 
-    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, in cache: ResponseCache?) async -> (entry: CacheEntry, value: Value)? {
-        guard let cache else { return nil }
+    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String) async -> (entry: CacheEntry, value: Value)? {
+        guard let cache = currentCache else { return nil }
         do {
             guard let entry = try cache.entry(forKey: key) else { return nil }
             // A copy that no longer decodes (an older reader's shape) is as good as none.
@@ -480,14 +477,28 @@ public actor ReaderClient {
         }
     }
 
-    /// Runs a write; a read-only cache was warned about when it opened, so it is skipped quietly.
-    private func write(in cache: ResponseCache, _ body: (ResponseCache) throws(CacheFailure) -> Void) async {
-        guard !cache.isReadOnly else { return }
+    /// The cache as it is now: a damaged file may have been replaced since the load began.
+    private var currentCache: ResponseCache? {
+        if case .open(let cache) = cacheState { cache } else { nil }
+    }
+
+    /// Runs a write on the current cache; a read-only cache was warned about when it opened, so
+    /// it is skipped quietly.
+    private func write(_ body: (ResponseCache) throws(CacheFailure) -> Void) async {
+        guard let cache = currentCache, !cache.isReadOnly else { return }
         do { try body(cache) } catch { await handleCacheFailure(error) }
     }
 
-    /// Cache trouble never fails a command: it is noted once and the command carries on.
+    /// Cache trouble never fails a command: it is noted once and the command carries on. A file
+    /// found damaged after it opened (a page that does not read) is replaced as at opening, once.
     private func handleCacheFailure(_ failure: CacheFailure) async {
+        if failure.reason == .corrupt, let damaged = currentCache, !replacedDamagedCache {
+            replacedDamagedCache = true
+            cacheState = .none
+            damaged.close()
+            cacheState = await recover(from: failure, path: damaged.path).map { .open($0) } ?? .none
+            return
+        }
         let error = ReaderError.cache(failure)
         let decision = handler.decide(error, in: ErrorContext())
         logger.debug("cache failure", metadata: ["error.code": "\(error.code)", "decision": "\(decision)",
