@@ -43,9 +43,29 @@ struct ReaderProcess {
     }
 
     func run(_ arguments: [String]) throws -> Result {
+        try launch(arguments).wait()
+    }
+
+    /// A `reader` process started and not yet waited for.
+    struct Running {
+        let process: Process
+        let out: URL
+        let err: URL
+
+        /// Waits for it to end and collects what it printed.
+        func wait() -> Result {
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus,
+                          stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                          stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// Starts `reader ARGUMENTS` (through `prefix`, such as `setpriv …`, when given) without waiting.
+    func launch(_ arguments: [String], prefix: [String] = []) throws -> Running {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
+        process.executableURL = prefix.first.map { URL(fileURLWithPath: $0) } ?? Self.executable
+        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + [Self.executable.path] + arguments
         process.environment = environment
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
@@ -55,10 +75,7 @@ struct ReaderProcess {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return Running(process: process, out: out, err: err)
     }
 }
 

@@ -47,8 +47,9 @@ public struct ResponseCache: Sendable {
                 // ...and keep the kept log small once checkpointed.
                 try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
             }
+            try inspect(path)
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try claim(pool, path: path)
+            try claim(pool)
             try migrate(pool)
             return ResponseCache(writer: pool, path: path, isReadOnly: false)
         } catch let error as CacheFailure {
@@ -62,20 +63,36 @@ public struct ResponseCache: Sendable {
 
     /// Accepts an empty file, or one that reader made (an older reader did not set the
     /// application id, but its tables say whose it is); refuses anything else as foreign or newer.
-    private static func claim(_ writer: any DatabaseWriter, path: String) throws {
-        try writer.writeWithoutTransaction { db in
+    /// Looks through a read-only connection first: opening another program's database as a pool
+    /// would already change it (to WAL mode).
+    private static func inspect(_ path: String) throws {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.read { db in
             let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             if id == 0 {
                 let tables = try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
                 guard tables.isEmpty || tables.isSuperset(of: ["grdb_migrations", CacheEntry.databaseTableName]) else {
                     throw CacheFailure(.corrupt, path: path, detail: "another program's database: tables \(tables.sorted())")
                 }
-                try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             } else if id != applicationID {
                 throw CacheFailure(.corrupt, path: path, detail: "another program's database: application_id \(id)")
             }
             if try migrator.hasBeenSuperseded(db) {
                 throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
+            }
+        }
+    }
+
+    /// Marks a new (or older reader's) file as reader's.
+    private static func claim(_ writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in
+            if try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID {
+                try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             }
         }
     }

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// The cache under abuse, end to end with the built binary: many processes at once, writers
+/// killed mid-write, damaged and foreign files, and a cache the user may only read.
+@Suite struct CacheChaosTests {
+    static let commands: [[String]] = [["films"], ["people"], ["planets"], ["species"], ["starships"], ["vehicles"],
+                                       ["posts", "python"], ["posts", "popular"]]
+
+    func integrity(of path: String) async throws -> String {
+        try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+
+    func keys(in path: String) async throws -> Set<String> {
+        try await Set(DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT key FROM response") })
+    }
+
+    @Test func eightProcessesAtOnceShareOneCacheFile() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        for round in 0..<3 {
+            // The first round creates the file together; the next ones all write at once.
+            let extra = round == 0 ? [] : ["--refresh"]
+            let running = try Self.commands.map { try reader.launch($0 + extra) }
+            for (command, process) in zip(Self.commands, running) {
+                let result = process.wait()
+                #expect(result.status == 0, "\(command) round \(round): \(result.stderr)")
+                #expect(!result.stdout.isEmpty && !result.stdout.contains("no posts"), "\(command) got its data")
+                #expect(!result.stderr.contains("warning") && !result.stderr.contains("locked"), "\(command): \(result.stderr)")
+            }
+        }
+        #expect(try await integrity(of: reader.cachePath) == "ok")
+        #expect(try await keys(in: reader.cachePath).count == Self.commands.count)
+        await server.shutdown()
+    }
+
+    @Test func aWriterKilledAtRandomPointsLosesNothingCommitted() async throws {
+        // Large bodies make each write last long enough for kills to land inside it.
+        let padded = Fixtures.bytes("swapi/people_1.json") + Array(repeating: UInt8(ascii: " "), count: 3 * 1024 * 1024)
+        let server = try await TestServer { _ in .json(padded) }
+        let reader = ReaderProcess(server: server)
+        var committed: Set<String> = []
+        var killed = 0
+        for id in 1...24 {
+            let running = try reader.launch(["people", String(id)])
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...250)))
+            if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) }
+            let result = running.wait()
+            if running.process.terminationReason == .uncaughtSignal { killed += 1 } else { #expect(result.status == 0, "\(result.stderr)") }
+            guard FileManager.default.fileExists(atPath: reader.cachePath) else { continue }
+            #expect(try await integrity(of: reader.cachePath) == "ok", "after run \(id)")
+            let now = try await keys(in: reader.cachePath)
+            #expect(committed.isSubset(of: now), "run \(id) lost \(committed.subtracting(now))")
+            committed = now
+        }
+        #expect(killed > 0, "the test must actually kill writers")
+        #expect(!committed.isEmpty, "some writes must have been committed")
+        let after = try reader.run("people", "1")
+        #expect(after.status == 0 && !after.stderr.contains("warning"), "\(after.stderr)")
+        await server.shutdown()
+    }
+
+    enum Damage: String, CaseIterable, Sendable {
+        case truncated, foreign, newerSchema, zeroLength
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedOrForeignFileIsMovedAsideAndTheCommandCarriesOn(damage: Damage) async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        for command in Self.commands.prefix(6) { #expect(try reader.run(command).status == 0) }
+        let path = reader.cachePath
+        for sidecar in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + sidecar) }
+        switch damage {
+        case .truncated:
+            let data = try #require(FileManager.default.contents(atPath: path))
+            try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        case .foreign:
+            try FileManager.default.removeItem(atPath: path)
+            try await DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('x')") }
+        case .newerSchema:
+            try await DatabaseQueue(path: path).write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
+        case .zeroLength:
+            try Data().write(to: URL(fileURLWithPath: path))
+        }
+        for sidecar in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + sidecar) }
+        let before = try #require(FileManager.default.contents(atPath: path))
+
+        let result = try reader.run("films", "--refresh")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("A New Hope"))
+        let folder = (path as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".corrupt-") || $0.range(of: #"\.corrupt-\d+$"#, options: .regularExpression) != nil }
+        if damage == .zeroLength {
+            // An empty file is a valid empty database: it is simply used.
+            #expect(!result.stderr.contains("warning") && aside.isEmpty, "\(result.stderr)")
+        } else {
+            #expect(result.stderr.components(separatedBy: "warning C1002").count == 2, "one notice: \(result.stderr)")
+            #expect(aside.count == 1, "the old file is kept")
+            #expect(FileManager.default.contents(atPath: folder + "/" + (aside.first ?? "")) == before, "and kept intact")
+        }
+        #expect(try reader.run("films", "--offline").status == 0, "the new cache holds what was just read")
+        #expect(try await integrity(of: path) == "ok")
+        await server.shutdown()
+    }
+
+    /// Runs as an unprivileged user when the tests run as root, whom file modes do not stop.
+    static var unprivileged: [String] {
+        getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    }
+
+    static var canDropPrivileges: Bool {
+        getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    }
+
+    @Test(.enabled(if: canDropPrivileges))
+    func aReadOnlyCacheIsStillReadAndWritingIsSkippedWithOneWarning() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("people", "1").status == 0)
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        // Readable by anyone, writable by no one but root.
+        for item in [reader.folder.path, folder] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: item) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file)
+        }
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
+        }
+
+        let offline = try reader.launch(["films", "--offline"], prefix: Self.unprivileged).wait()
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.contains("A New Hope"), "reading still works")
+
+        let online = try reader.launch(["people", "1", "--refresh"], prefix: Self.unprivileged).wait()
+        #expect(online.status == 0, "\(online.stderr)")
+        #expect(online.stdout.contains("Luke Skywalker"))
+        #expect(online.stderr.components(separatedBy: "warning C1003").count == 2, "one warning: \(online.stderr)")
+        await server.shutdown()
+    }
+}
