@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `reader cache` and the freshness options, as a user and a script see them.
+@Suite struct CacheCommandEndToEndTests {
+    @Test func statsExplainTheCacheToPeopleAndScripts() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        let empty = try #require(try reader.run("cache", "stats", "--json").json)
+        #expect((empty["total"] as? [String: Any])?["entries"] as? Int == 0)
+        #expect(!FileManager.default.fileExists(atPath: reader.cachePath), "stats on no cache does not create one")
+
+        #expect(try reader.run("films").status == 0)                       // miss
+        #expect(try reader.run("films").status == 0)                       // hit
+        let revalidated = try #require(try reader.run("films", "--max-age", "0", "--json").json)
+        #expect((revalidated["meta"] as? [String: Any])?["source"] as? String == "revalidated")
+        #expect(server.requests.count == 2 && server.requests[1].headers["if-none-match"] != nil)
+        #expect(try reader.run("posts", "python").status == 0)             // miss
+
+        let stats = try #require(try reader.run("cache", "stats", "--json").json)
+        let swapi = try #require((stats["apis"] as? [String: Any])?["swapi"] as? [String: Any])
+        #expect(swapi["entries"] as? Int == 1 && swapi["hits"] as? Int == 1 && swapi["misses"] as? Int == 1
+                && swapi["revalidations"] as? Int == 1)
+        #expect((stats["total"] as? [String: Any])?["entries"] as? Int == 2)
+        #expect(stats["path"] as? String == reader.cachePath && (stats["file_bytes"] as? Int ?? 0) > 0)
+
+        let text = try reader.run("cache", "stats")
+        #expect(text.status == 0 && text.stdout.contains("swapi") && text.stdout.contains("HIT RATIO") && text.stdout.contains("67%"))
+        await server.shutdown()
+    }
+
+    @Test func clearPruneAndPath() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("cache", "path").stdout == reader.cachePath + "\n")
+        #expect(try reader.run("cache", "path", "--json").json?["exists"] as? Bool == false)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("posts", "python").status == 0)
+
+        #expect(try reader.run("cache", "prune", "--older-than", "1h", "--json").json?["entries"] as? Int == 0)
+        let cleared = try reader.run("cache", "clear", "--api", "reddit")
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"))
+        #expect(try reader.run("posts", "python", "--offline").status == 69)
+        #expect(try reader.run("films", "--offline").status == 0, "the other API's entries stay")
+        #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
+        #expect(try reader.run("films", "--offline").status == 69)
+        #expect(try reader.run("cache", "clear", "--api", "gopher").status == 64, "arguments are validated")
+        await server.shutdown()
+    }
+
+    @Test func maxStaleRefusesAnOldCopyOffline() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("films", "--offline", "--max-stale", "1h").status == 0)
+        let refused = try reader.run("films", "--offline", "--max-stale", "0s")
+        #expect(refused.status == 69 && refused.stderr.contains("error C1005"), "\(refused.stderr)")
+        #expect(try reader.run("films", "--max-wait", "soon").status == 64)
+        await server.shutdown()
+    }
+}
