@@ -130,12 +130,16 @@ import TestSupport
         defer {
             try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
         }
+        // A copy of the binary the unprivileged user can reach, wherever the build folder is.
+        let binary = reader.folder.appendingPathComponent("reader")
+        try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
 
-        let offline = try reader.launch(["films", "--offline"], prefix: Self.unprivileged).wait()
+        let offline = try reader.launch(["films", "--offline"], prefix: Self.unprivileged, executable: binary).wait()
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout.contains("A New Hope"), "reading still works")
 
-        let online = try reader.launch(["people", "1", "--refresh"], prefix: Self.unprivileged).wait()
+        let online = try reader.launch(["people", "1", "--refresh"], prefix: Self.unprivileged, executable: binary).wait()
         #expect(online.status == 0, "\(online.stderr)")
         #expect(online.stdout.contains("Luke Skywalker"))
         #expect(online.stderr.components(separatedBy: "warning C1003").count == 2, "one warning: \(online.stderr)")

@@ -62,10 +62,10 @@ struct ReaderProcess {
     }
 
     /// Starts `reader ARGUMENTS` (through `prefix`, such as `setpriv …`, when given) without waiting.
-    func launch(_ arguments: [String], prefix: [String] = []) throws -> Running {
+    func launch(_ arguments: [String], prefix: [String] = [], executable: URL = ReaderProcess.executable) throws -> Running {
         let process = Process()
-        process.executableURL = prefix.first.map { URL(fileURLWithPath: $0) } ?? Self.executable
-        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + [Self.executable.path] + arguments
+        process.executableURL = prefix.first.map { URL(fileURLWithPath: $0) } ?? executable
+        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + [executable.path] + arguments
         process.environment = environment
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
