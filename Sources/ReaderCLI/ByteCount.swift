@@ -9,19 +9,12 @@ struct ByteCount: ExpressibleByArgument, Equatable {
     init(bytes: Int) { self.bytes = bytes }
 
     init?(argument: String) {
-        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
-        let digits = text.prefix { $0.isNumber || $0 == "." }
-        guard !digits.isEmpty, let number = Double(digits), number.isFinite, number >= 0 else { return nil }
-        let unit: Double
-        switch text.dropFirst(digits.count).trimmingCharacters(in: .whitespaces) {
-        case "", "b": unit = 1
-        case "k", "kb", "kib": unit = 1024
-        case "m", "mb", "mib": unit = 1024 * 1024
-        case "g", "gb", "gib": unit = 1024 * 1024 * 1024
-        default: return nil
-        }
-        guard number * unit <= Double(Int64.max / 2) else { return nil }
-        bytes = Int(number * unit)
+        let (kilo, mega, giga): (Double, Double, Double) = (1024, 1024 * 1024, 1024 * 1024 * 1024)
+        let units = ["": 1, "b": 1, "k": kilo, "kb": kilo, "kib": kilo, "m": mega, "mb": mega, "mib": mega,
+                     "g": giga, "gb": giga, "gib": giga]
+        guard let value = TimeSpan.number(argument, units: units, spaceBeforeUnit: true),
+              value <= Double(Int64.max / 2) else { return nil }
+        bytes = Int(value)
     }
 
     /// `1.2 MB`, `512 KB`, `80 B`.

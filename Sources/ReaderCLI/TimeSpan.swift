@@ -8,21 +8,20 @@ struct TimeSpan: ExpressibleByArgument, Equatable {
     init(_ duration: Duration) { self.duration = duration }
 
     init?(argument: String) {
+        let units: [String: Double] = ["ms": 0.001, "": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86_400]
+        guard let seconds = Self.number(argument, units: units), seconds <= 100 * 365 * 86_400 else { return nil }
+        duration = .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// A non-negative number followed by one of `units` (case-insensitive), times that unit's
+    /// factor; nil when it does not read. `spaceBeforeUnit` allows `1 g` as well as `1g`.
+    static func number(_ argument: String, units: [String: Double], spaceBeforeUnit: Bool = false) -> Double? {
         let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
         let digits = text.prefix { $0.isNumber || $0 == "." }
-        guard !digits.isEmpty, let number = Double(digits), number.isFinite, number >= 0 else { return nil }
-        let unit: Double
-        switch text.dropFirst(digits.count) {
-        case "ms": unit = 0.001
-        case "", "s", "sec": unit = 1
-        case "m", "min": unit = 60
-        case "h": unit = 3600
-        case "d": unit = 86_400
-        default: return nil
-        }
-        let seconds = number * unit
-        guard seconds <= 100 * 365 * 86_400 else { return nil }
-        duration = .milliseconds(Int64((seconds * 1000).rounded()))
+        let rest = text.dropFirst(digits.count)
+        guard !digits.isEmpty, let number = Double(digits), number.isFinite, number >= 0,
+              let unit = units[spaceBeforeUnit ? rest.trimmingCharacters(in: .whitespaces) : String(rest)] else { return nil }
+        return number * unit
     }
 
     static var defaultCompletionKind: CompletionKind { .default }

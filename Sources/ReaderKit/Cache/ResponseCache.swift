@@ -67,10 +67,7 @@ public struct ResponseCache: Sendable {
     /// would already change it (to WAL mode).
     private static func inspect(_ path: String) throws {
         guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try openReadOnlyQueue(path)
         defer { try? queue.close() }
         try queue.read { db in
             let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
@@ -86,6 +83,14 @@ public struct ResponseCache: Sendable {
                 throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
             }
         }
+    }
+
+    /// A connection that cannot change the file.
+    private static func openReadOnlyQueue(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Marks a new (or older reader's) file as reader's.
@@ -111,10 +116,7 @@ public struct ResponseCache: Sendable {
     private static func openReadOnly(path: String, because failure: CacheFailure) throws(CacheFailure) -> ResponseCache {
         do {
             guard FileManager.default.isReadableFile(atPath: path) else { throw failure }
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(10)
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try openReadOnlyQueue(path)
             let isCurrent = try queue.read { db in try migrator.hasCompletedMigrations(db) }
             guard isCurrent else { throw failure }
             return ResponseCache(writer: queue, path: path, isReadOnly: true)

@@ -397,30 +397,34 @@ public actor ReaderClient {
     /// reported empty, without being created.
     /// - Throws: ``ReaderError/cache(_:)`` when there is a file but it cannot be read.
     public func cacheStatistics() async throws(ReaderError) -> CacheStatistics {
-        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
-        guard FileManager.default.fileExists(atPath: path) else { return CacheStatistics(path: path) }
-        do { return try await cacheForManagement().statistics() } catch { throw .cache(error) }
+        try await manageCache(ifMissing: { CacheStatistics(path: $0) }) { (cache) throws(CacheFailure) in try cache.statistics() }
     }
 
     /// Deletes every cached entry, or those of `api`.
     public func clearCache(api: API? = nil) async throws(ReaderError) -> CacheRemoval {
-        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
-        guard FileManager.default.fileExists(atPath: path) else { return CacheRemoval(entries: 0, bytes: 0) }
-        do { return try await cacheForManagement().clear(api: api) } catch { throw .cache(error) }
+        try await manageCache(ifMissing: { _ in CacheRemoval(entries: 0, bytes: 0) }) { (cache) throws(CacheFailure) in
+            try cache.clear(api: api)
+        }
     }
 
     /// Deletes the entries fetched more than `age` ago (of `api`, or of every API).
     public func pruneCache(olderThan age: Duration, api: API? = nil) async throws(ReaderError) -> CacheRemoval {
-        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
-        guard FileManager.default.fileExists(atPath: path) else { return CacheRemoval(entries: 0, bytes: 0) }
         let cutoff = now().addingTimeInterval(-age.inSeconds)
-        do { return try await cacheForManagement().prune(fetchedBefore: cutoff, api: api) } catch { throw .cache(error) }
+        return try await manageCache(ifMissing: { _ in CacheRemoval(entries: 0, bytes: 0) }) { (cache) throws(CacheFailure) in
+            try cache.prune(fetchedBefore: cutoff, api: api)
+        }
     }
 
-    /// The cache, opened (and recovered) as a load would open it; a failure to open is an error here.
-    private func cacheForManagement() async throws(CacheFailure) -> ResponseCache {
-        if let cache = await openCache() { return cache }
-        throw CacheFailure(.unavailable, path: configuration.cachePath ?? "", detail: "the cache could not be opened")
+    /// Runs `body` on the cache, opened (and recovered) as a load would open it. A cache file that
+    /// does not exist yet is not created: `ifMissing` answers for it. Failing to open is an error here.
+    private func manageCache<T>(ifMissing: (String) -> T,
+                                _ body: (ResponseCache) throws(CacheFailure) -> T) async throws(ReaderError) -> T {
+        guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
+        guard FileManager.default.fileExists(atPath: path) else { return ifMissing(path) }
+        guard let cache = await openCache() else {
+            throw .cache(CacheFailure(.unavailable, path: path, detail: "the cache could not be opened"))
+        }
+        do { return try body(cache) } catch { throw .cache(error) }
     }
 
     // MARK: - The cache, under the ErrorHandler's decisions
