@@ -4,55 +4,93 @@ import ReaderKit
 
 /// The shared body of every fetching command: configure, load, show notices, render.
 enum CommandRunner {
-    /// Loads `endpoint` and writes it: `render` for people, `jsonItems` for `--json`.
-    /// - Parameters:
-    ///   - jsonItems: picks the items out of the raw body: `.list` for many, `.single` for one.
-    ///   - render: the human form; returns the table for stdout and an optional footer for stderr.
-    static func run<Value>(
-        _ endpoint: Endpoint<Value>, options: GlobalOptions, jsonItems: @escaping (JSONValue) -> JSONShape,
-        render: (Value) -> (table: String, footer: String?)
-    ) async throws {
-        let environment = ProcessInfo.processInfo.environment
-        var output = Output(json: options.json)
-        output.verbose = options.verbose
+    /// Makes a client from the options, runs `work` with it, shuts it down and shows the run's
+    /// notices; a failure is rethrown for ``Reader/main()`` to render.
+    static func withClient<T>(_ options: GlobalOptions,
+                              _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = options.verbose ? .debug : .critical
             return handler
         }
-        let configuration = try options.clientConfiguration(environment: environment)
+        let configuration = try options.clientConfiguration(environment: ProcessInfo.processInfo.environment)
         let client = ReaderClient(configuration: configuration, logger: Logger(label: "reader"))
-        let result: Result<Loaded<Value>, LoadFailure>
-        do {
-            result = .success(try await client.load(endpoint, options: options.loadOptions))
+        let output = options.makeOutput()
+        // Waiting is said while it happens; everything else once the work is done.
+        await client.notices.listen { notice in if notice.kind == .waiting { output.notice(notice) } }
+        let result: Result<T, LoadFailure>
+        do throws(LoadFailure) {
+            result = .success(try await work(client))
         } catch {
             result = .failure(error)
         }
         await client.shutdown()
         output.notices(await client.notices.drain())
-        let loaded = try result.get()
+        return try result.get()
+    }
 
-        if options.json {
-            let raw = (try? JSONDecoder().decode(JSONValue.self, from: loaded.body)) ?? .null
-            let meta = (try? JSONDecoder().decode(JSONValue.self, from: ReaderJSON.makeEncoder().encode(loaded.metadata))) ?? .null
-            switch jsonItems(raw) {
-            case .list(let items, let extra):
-                var metaObject = meta
-                if case .object(var members) = meta { members.merge(extra) { $1 }; metaObject = .object(members) }
-                output.writeJSON(JSONValue.object(["items": .array(items), "meta": metaObject]), to: .standardOutput)
-            case .single(let item):
-                output.writeJSON(JSONValue.object(["item": item, "meta": meta]), to: .standardOutput)
-            }
-        } else {
-            let (table, footer) = render(loaded.value)
+    /// Loads `endpoint` and writes it: `render` for people, `jsonItems` for `--json`.
+    /// - Parameters:
+    ///   - jsonItems: picks the items out of the raw body: `.list` for many, `.single` for one.
+    ///   - render: the human form; returns the text for stdout and an optional footer for stderr.
+    static func run<Value>(
+        _ endpoint: Endpoint<Value>, options: GlobalOptions, jsonItems: @escaping (JSONValue) -> JSONShape,
+        render: (Value) -> (table: String, footer: String?)
+    ) async throws {
+        let loaded = try await withClient(options) { (client) throws(LoadFailure) in
+            try await client.load(endpoint, options: options.loadOptions)
+        }
+        write([loaded], options: options, jsonItems: jsonItems) { render($0[0]) }
+    }
+
+    /// Writes data loaded in one or more requests (pages): as JSON, the items of every page in
+    /// order with one `meta` for all; for people, what `render` makes of the values.
+    static func write<Value>(
+        _ pages: [Loaded<Value>], options: GlobalOptions, jsonItems: (JSONValue) -> JSONShape,
+        render: ([Value]) -> (table: String, footer: String?)
+    ) {
+        let output = options.makeOutput()
+        guard options.json else {
+            let (table, footer) = render(pages.map(\.value))
             output.writeLine(table, to: .standardOutput)
             if let footer { output.writeLine(footer, to: .standardError) }
+            return
+        }
+        var meta = LoadMetadata.combining(pages.map(\.metadata)).flatMap { try? JSONValue(encoding: $0) } ?? .null
+        var items: [JSONValue] = []
+        var single: JSONValue?
+        for page in pages {
+            let raw = (try? JSONDecoder().decode(JSONValue.self, from: page.body)) ?? .null
+            switch jsonItems(raw) {
+            case .list(let more, let extra):
+                items += more
+                if case .object(var members) = meta { members.merge(extra) { $1 }; meta = .object(members) }
+            case .single(let item):
+                single = item
+            }
+        }
+        if pages.count > 1, case .object(var members) = meta {
+            members["pages"] = .integer(Int64(pages.count))
+            meta = .object(members)
+        }
+        if let single {
+            output.writeJSON(JSONValue.object(["item": single, "meta": meta]), to: .standardOutput)
+        } else {
+            output.writeJSON(JSONValue.object(["items": .array(items), "meta": meta]), to: .standardOutput)
         }
     }
 
     enum JSONShape {
-        /// Items of a list, with extra members for `meta` (such as the total count).
+        /// Items of a list, with extra members for `meta` (such as the total count); with several
+        /// pages, the last page's extras win (its `after` is the cursor to go on from).
         case list([JSONValue], meta: [String: JSONValue])
         case single(JSONValue)
+    }
+}
+
+extension JSONValue {
+    /// `value` as reader writes it in JSON, read back as a tree.
+    init(encoding value: some Encodable) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: ReaderJSON.makeEncoder().encode(value))
     }
 }

@@ -9,6 +9,16 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Show technical detail: requests, statuses, decisions.")
     var verbose = false
+
+    @Flag(help: "Never colour the output (colour is also off when NO_COLOR is set, TERM is dumb, or output is not a terminal).")
+    var noColor = false
+
+    func makeOutput() -> Output {
+        var output = Output(json: json)
+        output.verbose = verbose
+        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: noColor)
+        return output
+    }
 }
 
 /// Where the cache is: every command that touches it takes this.
@@ -30,6 +40,9 @@ struct GlobalOptions: ParsableArguments {
     var refresh = false
 
     @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Before giving up on a service that cannot be reached, wait for it (with backoff, within --timeout).")
+    var wait = false
 
     @Option(help: ArgumentHelp("Give up after this long, retries and waits included (90, 90s, 2m).", valueName: "time"))
     var timeout: TimeSpan = TimeSpan(.seconds(20))
@@ -53,9 +66,15 @@ struct GlobalOptions: ParsableArguments {
 
     var json: Bool { output.json }
     var verbose: Bool { output.verbose }
+    var noColor: Bool { output.noColor }
+    func makeOutput() -> Output { output.makeOutput() }
+
+    /// The style for stdout.
+    var style: Style { Style.forDescriptor(STDOUT_FILENO, noColor: noColor) }
 
     func validate() throws {
         guard !(offline && refresh) else { throw ValidationError("--offline and --refresh cannot be used together") }
+        guard !(offline && wait) else { throw ValidationError("--offline and --wait cannot be used together: --offline never touches the network") }
         guard timeout.duration > .zero, timeout.duration <= .seconds(3600) else {
             throw ValidationError("--timeout must be more than 0 and at most 1 hour")
         }
@@ -65,7 +84,7 @@ struct GlobalOptions: ParsableArguments {
 
     var loadOptions: LoadOptions {
         LoadOptions(cacheMode: offline ? .offline : refresh ? .refresh : .normal,
-                    deadline: ContinuousClock.now.advanced(by: timeout.duration))
+                    deadline: ContinuousClock.now.advanced(by: timeout.duration), waitForConnectivity: wait)
     }
 
     /// The client configuration from these options and the environment.

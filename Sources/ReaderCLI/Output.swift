@@ -5,6 +5,8 @@ import ReaderKit
 struct Output {
     var json: Bool
     var verbose = false
+    /// Colour for stderr's labels; plain unless stderr is a terminal that takes colour.
+    var errorStyle = Style.plain
 
     /// Renders a failure: `error CODE: message` with what to do next, or one JSON object on stderr.
     func error(_ error: ReaderError, decision: Decision, usage: String = "") {
@@ -17,11 +19,12 @@ struct Output {
                 "suggestion": .string(error.suggestion),
                 "exit_code": .integer(Int64(error.exitCode.rawValue)),
             ]
+            object["reason"] = error.reason.map(JSONValue.string) ?? .null
             if verbose { object["detail"] = .string(error.technicalDetail) }
             writeJSON(JSONValue.object(["error": .object(object)]), to: .standardError)
             return
         }
-        var lines = ["error \(error.code): \(error.message)", "  hint: \(error.suggestion)"]
+        var lines = ["\(errorStyle.red("error \(error.code)")): \(error.message)", "  hint: \(error.suggestion)"]
         if verbose { lines.append("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))") }
         if !usage.isEmpty { lines.append(""); lines.append(usage.trimmingCharacters(in: .whitespacesAndNewlines)) }
         writeLine(lines.joined(separator: "\n"), to: .standardError)
@@ -29,11 +32,16 @@ struct Output {
 
     /// Renders the notices of a run, each once, with a count when it recurred.
     func notices(_ notices: [(notice: Notice, count: Int)]) {
-        for (notice, count) in notices {
-            let label = notice.kind == .staleData ? "notice" : "warning"
-            let times = count > 1 ? " (\(count) times)" : ""
-            writeLine("\(label) \(notice.code): \(notice.message)\(times)", to: .standardError)
+        for (notice, count) in notices where notice.kind != .waiting {
+            self.notice(notice, count: count)
         }
+    }
+
+    /// Renders one notice: `notice CODE: message`, or `warning CODE: …` for cache trouble.
+    func notice(_ notice: Notice, count: Int = 1) {
+        let label = notice.kind == .staleData || notice.kind == .waiting ? "notice" : "warning"
+        let times = count > 1 ? " (\(count) times)" : ""
+        writeLine("\(errorStyle.yellow("\(label) \(notice.code)")): \(notice.message)\(times)", to: .standardError)
     }
 
     /// Writes `value` as one line of JSON, with reader's key order and dates.

@@ -3,61 +3,109 @@ import Foundation
 import ReaderKit
 
 extension Reddit.Sort: ExpressibleByArgument {}
+extension Reddit.TimeRange: ExpressibleByArgument {}
 
 extension Reader {
     struct Posts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the posts of a subreddit, or of the front page.",
-            discussion: "Reads https://www.reddit.com (or $READER_REDDIT_URL)/r/SUBREDDIT/SORT.json.")
+            abstract: "List the posts of a subreddit, of the front page, or of a user.",
+            discussion: """
+                Reads https://www.reddit.com (or $READER_REDDIT_URL)/r/SUBREDDIT/SORT.json.
+
+                Examples:
+                  reader posts swift
+                  reader posts swift+rust --sort top --time week --limit 50
+                  reader posts --user spez --pages 3
+                  reader posts python --after t3_2xmo63
+                """)
 
         @Argument(help: "A subreddit such as swift (or r/swift, or swift+rust). The front page when left out.")
         var subreddit: String?
 
-        @Option(help: "hot, new, top or rising.")
-        var sort: Reddit.Sort = .hot
+        @Option(help: ArgumentHelp("A user whose submissions to list, instead of a subreddit (spez or u/spez).", valueName: "name"))
+        var user: String?
 
-        @Option(help: "How many posts, from 1 to 100.")
+        @Option(help: "hot, new, top, rising or controversial (for a user: new unless given).")
+        var sort: Reddit.Sort?
+
+        @Option(help: "With top or controversial: hour, day, week, month, year or all.")
+        var time: Reddit.TimeRange?
+
+        @Option(help: "How many posts a page, from 1 to 100.")
         var limit: Int = 25
+
+        @Option(help: ArgumentHelp("Start after this post (a fullname such as t3_2xmo63, as the footer shows).", valueName: "fullname"))
+        var after: String?
+
+        @Option(help: ArgumentHelp("Read this many pages, following each page to the next; stops early at the end.", valueName: "n"))
+        var pages: Int = 1
 
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            _ = try endpoint()
+            guard subreddit == nil || user == nil else { throw ValidationError("give a subreddit or --user, not both") }
+            guard (1...20).contains(pages) else { throw ValidationError("--pages must be from 1 to 20, got \(pages)") }
+            do { _ = try endpoint(after: after) } catch { throw ValidationError(error.message) }
         }
 
-        private func endpoint() throws -> Endpoint<RedditListing> {
-            do { return try Reddit.posts(subreddit: subreddit, sort: sort, limit: limit) }
-            catch { throw ValidationError(error.message) }
+        private func endpoint(after: String?) throws(ReaderError) -> Endpoint<RedditListing> {
+            if let user { return try Reddit.userPosts(user: user, sort: sort ?? .new, time: time, limit: limit, after: after) }
+            return try Reddit.posts(subreddit: subreddit, sort: sort ?? .hot, time: time, limit: limit, after: after)
         }
 
         func run() async throws {
             let now = Date()
-            try await CommandRunner.run(try endpoint(), options: options, jsonItems: { raw in
+            let progress = ProgressLine("reading \(pages) pages", enabled: pages > 1 && isatty(STDERR_FILENO) == 1)
+            let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+                defer { progress.finish() }
+                return try await client.loadPages(pages, options: options.loadOptions, progress: progress.handler,
+                                                  of: { (after) throws(ReaderError) in try endpoint(after: after) },
+                                                  startingAfter: after)
+            }
+            let style = options.style
+            CommandRunner.write(loaded, options: options, jsonItems: { raw in
                 let children = raw["data"]?["children"]?.arrayValue ?? []
                 return .list(children.compactMap { $0["data"] }, meta: ["after": raw["data"]?["after"] ?? .null])
-            }, render: { listing in
-                let rows = listing.posts.map { post in
-                    [Self.compact(post.score), Self.compact(post.numComments),
-                     RelativeAge.describe(seconds: Int(now.timeIntervalSince(post.createdUTC))),
-                     "r/" + post.subreddit, "u/" + post.author, post.title]
-                }
-                let table = Table(columns: [
-                    .init(title: "SCORE", alignRight: true), .init(title: "COMMENTS", alignRight: true),
-                    .init(title: "AGE", alignRight: true), .init(title: "SUBREDDIT"), .init(title: "AUTHOR"),
-                    .init(title: "TITLE", flexible: true),
-                ], rows: rows)
-                let footer = listing.after.map { "more: the next page starts after \(TerminalText.sanitise($0, maxLength: 40))" }
-                return (rows.isEmpty ? "no posts" : table.render(width: Terminal.outputWidth()), footer)
+            }, render: { listings in
+                let posts = listings.flatMap { (listing: RedditListing) in listing.posts }
+                let table = Self.table(posts, now: now)
+                let last = listings.last?.after.map { TerminalText.sanitise($0, maxLength: 40) }
+                let footer = last.map { "more: --after \($0)" }
+                return (posts.isEmpty ? "no posts" : table.render(width: Terminal.outputWidth(), style: style) { column, text in
+                    switch column {
+                    case 0: style.yellow(text)
+                    case 3: style.cyan(text)
+                    case 4, 2: style.dim(text)
+                    default: text
+                    }
+                }, footer)
             })
         }
 
-        /// 12400 → 12.4k, as people read scores.
-        static func compact(_ value: Int) -> String {
-            switch abs(value) {
-            case ..<10_000: String(value)
-            case ..<1_000_000: String(format: "%.1fk", Double(value) / 1000)
-            default: String(format: "%.1fM", Double(value) / 1_000_000)
+        static func table(_ posts: [RedditPost], now: Date) -> Table {
+            let rows = posts.map { post in
+                [Compact.number(post.score), Compact.number(post.numComments),
+                 RelativeAge.describe(seconds: Int(now.timeIntervalSince(post.createdUTC))),
+                 "r/" + post.subreddit, "u/" + post.author, post.id,
+                 TerminalText.decodingHTMLEntities(post.title)]
             }
+            return Table(columns: [
+                .init(title: "SCORE", alignRight: true), .init(title: "COMMENTS", alignRight: true),
+                .init(title: "AGE", alignRight: true), .init(title: "SUBREDDIT"), .init(title: "AUTHOR"),
+                .init(title: "ID"), .init(title: "TITLE", flexible: true),
+            ], rows: rows)
+        }
+    }
+}
+
+/// Numbers as people read them at a glance.
+enum Compact {
+    /// 12400 → 12.4k, 1234567 → 1.2M.
+    static func number(_ value: Int) -> String {
+        switch abs(value) {
+        case ..<10_000: String(value)
+        case ..<1_000_000: String(format: "%.1fk", Double(value) / 1000)
+        default: String(format: "%.1fM", Double(value) / 1_000_000)
         }
     }
 }

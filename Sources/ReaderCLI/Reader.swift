@@ -12,7 +12,7 @@ struct Reader: AsyncParsableCommand {
             exit code. What was read before stays readable from a local cache when the network is gone.
             """,
         version: ReaderKitVersion.string,
-        subcommands: [Posts.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
+        subcommands: [Posts.self, Comments.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
                       Cache.self])
 
     /// Parses, runs, and turns every failure into a message with its code and an exit code.

@@ -13,8 +13,9 @@ struct Table {
     var columns: [Column]
     var rows: [[String]]
 
-    /// Renders with every cell sanitised; `width` nil means no limit (output to a pipe).
-    func render(width: Int?) -> String {
+    /// Renders with every cell sanitised; `width` nil means no limit (output to a pipe). Styles
+    /// are applied after the cells are measured and padded, so colour never moves a column.
+    func render(width: Int?, style: Style = .plain, cellStyle: (Int, String) -> String = { $1 }) -> String {
         let cells = rows.map { $0.map { TerminalText.sanitise($0, maxLength: 1000) } }
         var widths = columns.indices.map { index in
             max(TerminalText.width(columns[index].title), cells.map { TerminalText.width($0[index]) }.max() ?? 0)
@@ -24,28 +25,18 @@ struct Table {
             let spacing = 2 * (columns.count - 1)
             widths[flexible] = max(10, min(widths[flexible], width - others - spacing))
         }
-        func line(_ values: [String]) -> String {
-            var text = values.indices.map { index -> String in
+        func line(_ values: [String], styled: (Int, String) -> String) -> String {
+            let last = values.count - 1
+            return values.indices.map { index -> String in
                 let cell = TerminalText.truncate(values[index], toWidth: widths[index])
-                let padding = String(repeating: " ", count: max(0, widths[index] - TerminalText.width(cell)))
-                return columns[index].alignRight ? padding + cell : cell + padding
+                // No padding after the last cell: lines end without trailing spaces.
+                let padding = String(repeating: " ", count: index == last && !columns[index].alignRight
+                                     ? 0 : max(0, widths[index] - TerminalText.width(cell)))
+                let shown = cell.isEmpty ? cell : styled(index, cell)
+                return columns[index].alignRight ? padding + shown : shown + padding
             }.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text
         }
-        return ([line(columns.map(\.title))] + cells.map(line)).joined(separator: "\n")
-    }
-}
-
-/// Facts about the terminal that decide how output looks.
-enum Terminal {
-    /// The width to fit: the terminal's when stdout is one, else `$COLUMNS`, else no limit.
-    static func outputWidth(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
-        if isatty(STDOUT_FILENO) == 1 {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        }
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        return isatty(STDOUT_FILENO) == 1 ? 80 : nil
+        let header = line(columns.map(\.title)) { style.bold($1) }
+        return ([header] + cells.map { line($0) { cellStyle($0, $1) } }).joined(separator: "\n")
     }
 }

@@ -267,7 +267,7 @@ import TestSupport
         }
         let result = try ReaderProcess(server: server).run("posts", "invalidsubreddit7")
         #expect(result.status == 66)
-        #expect(result.stderr.contains("no subreddit by that name"))
+        #expect(result.stderr.contains("r/invalidsubreddit7 does not exist"))
         #expect(server.requests.count == 1)
         await server.shutdown()
     }

@@ -65,11 +65,11 @@ public struct AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    private struct DeadlinePassed: Error {}
+    struct DeadlinePassed: Error {}
 
     /// Runs `operation`, cancelling it at `deadline`: the client's own deadline does not cover a
     /// body that trickles in.
-    private static func withDeadline<T: Sendable>(
+    static func withDeadline<T: Sendable>(
         _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withThrowingTaskGroup(of: T.self) { group in

@@ -9,6 +9,8 @@ public struct Notice: Sendable, Equatable, Hashable {
         case cache
         /// A request waited for the API's rate limit to reset.
         case rateLimit = "rate_limit"
+        /// A request is waiting for its service to become reachable (`--wait`).
+        case waiting
     }
 
     public var kind: Kind
@@ -29,8 +31,15 @@ public struct Notice: Sendable, Equatable, Hashable {
 public actor NoticeBoard {
     private var order: [Notice] = []
     private var counts: [Notice: Int] = [:]
+    private var listener: (@Sendable (Notice) -> Void)?
 
     public init() {}
+
+    /// Calls `listener` with each notice the first time it is posted, as it happens: for notices
+    /// that matter while the work is still going, such as waiting for a service.
+    public func listen(_ listener: @escaping @Sendable (Notice) -> Void) {
+        self.listener = listener
+    }
 
     /// Records `notice`; returns true the first time it is seen this run.
     @discardableResult
@@ -38,6 +47,7 @@ public actor NoticeBoard {
         counts[notice, default: 0] += 1
         guard counts[notice] == 1 else { return false }
         order.append(notice)
+        listener?(notice)
         return true
     }
 

@@ -17,8 +17,12 @@ public struct LoadOptions: Sendable, Equatable {
     /// The command's deadline, shared by all its loads so that retries never outlive `--timeout`;
     /// when nil, each load gets the configuration's `timeout` from its start.
     public var deadline: ContinuousClock.Instant?
+    /// Whether to wait, within the deadline, for a service that cannot be reached (`--wait`).
+    public var waitForConnectivity: Bool
 
-    public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil) {
+    public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil,
+                waitForConnectivity: Bool = false) {
+        self.waitForConnectivity = waitForConnectivity
         self.cacheMode = cacheMode
         self.mode = mode
         self.deadline = deadline
@@ -69,6 +73,9 @@ public struct Loaded<Value: Sendable>: Sendable {
     /// The raw JSON body, as the API sent it.
     public var body: Data
     public var metadata: LoadMetadata
+    /// The error a stale cached copy was served in place of, if one was (its code is
+    /// `metadata.errorCode`).
+    public var servedInsteadOf: ReaderError?
 }
 
 /// A load that failed: the classified error and what the ErrorHandler decided about it.
@@ -110,11 +117,16 @@ public actor ReaderClient {
         /// The most bytes of bodies the cache keeps (`--cache-size`); the least recently used
         /// entries are evicted beyond it. Nil for no limit.
         public var cacheSizeLimit: Int?
+        /// The most requests in flight at once for work of many requests (all pages, linked
+        /// names, sync): enough to hide latency, few enough to be polite to a free API.
+        public var maximumConcurrentRequests: Int
 
         public init(services: ServiceConfiguration = ServiceConfiguration(), cachePath: String? = nil,
                     timeout: Duration = .seconds(20), retryPolicy: RetryPolicy = .default,
                     freshness: FreshnessPolicy = .default, maximumBodySize: Int = 10 * 1024 * 1024,
-                    maximumRedirects: Int = 5, cacheSizeLimit: Int? = 100 * 1024 * 1024) {
+                    maximumRedirects: Int = 5, cacheSizeLimit: Int? = 100 * 1024 * 1024,
+                    maximumConcurrentRequests: Int = 6) {
+            self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
             self.services = services
             self.cachePath = cachePath
             self.timeout = timeout
@@ -135,6 +147,7 @@ public actor ReaderClient {
     private let now: @Sendable () -> Date
     private var transport: (any HTTPTransport)?
     private var cacheState: CacheState = .unopened
+    private var opening: Task<ResponseCache?, Never>?
     /// Whether this client already replaced a damaged cache file: it is done once, never in a loop.
     private var replacedDamagedCache = false
     /// The rate limits last announced, per API; read from the cache on first use.
@@ -217,10 +230,11 @@ public actor ReaderClient {
                     return await revalidated(cached, by: response, key: key)
                 }
             } catch let failure {
-                error = failure
+                error = failure.answered(by: endpoint.api)
             }
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
-                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline))
+                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline),
+                                       waitsForConnectivity: options.waitForConnectivity)
             var decision = handler.decide(error, in: context)
             logger.debug("request failed", metadata: [
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
@@ -231,13 +245,19 @@ public actor ReaderClient {
             }
             switch decision {
             case .retry(let delay):
+                if options.waitForConnectivity, attempt == 1, case .transport(let failure) = error,
+                   RetryPolicy.connectivityReasons.contains(failure.reason) {
+                    await notices.post(Notice(kind: .waiting, code: error.code, message:
+                        "\(TerminalText.sanitise(failure.host, maxLength: 253)) cannot be reached; waiting for it (--wait, up to --timeout)"))
+                }
                 // A wait that is cancelled ends the load with the failure that caused it.
                 let cause = error
                 do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
                 await record(.hit, api: endpoint.api, key: key)
-                let result = loaded(copy.value, from: copy.entry, errorCode: error.code)
+                var result = loaded(copy.value, from: copy.entry, errorCode: error.code)
+                result.servedInsteadOf = error
                 await notices.post(Notice(kind: .staleData, code: error.code, message:
                     "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
                 return result
@@ -319,7 +339,7 @@ public actor ReaderClient {
 
     /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
     /// redirect to its search page: that is "not found", not a page to follow.
-    private func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
+    func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
         let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
         let headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
@@ -430,13 +450,21 @@ public actor ReaderClient {
     // MARK: - The cache, under the ErrorHandler's decisions
 
     /// Opens the cache once. A damaged file is moved aside and replaced; a cache that cannot be
-    /// opened at all leaves the command to carry on without one.
+    /// opened at all leaves the command to carry on without one. Concurrent loads wait for the
+    /// one opening rather than each opening (and perhaps replacing) the file.
     private func openCache() async -> ResponseCache? {
         switch cacheState {
         case .open(let cache): return cache
         case .none: return nil
         case .unopened: break
         }
+        if let opening { return await opening.value }
+        let task = Task { await self.openCacheOnce() }
+        opening = task
+        return await task.value
+    }
+
+    private func openCacheOnce() async -> ResponseCache? {
         guard let path = configuration.cachePath else { cacheState = .none; return nil }
         var opened: ResponseCache?
         do {
@@ -444,10 +472,10 @@ public actor ReaderClient {
         } catch {
             opened = await recover(from: error, path: path)
         }
+        cacheState = opened.map { .open($0) } ?? .none
         if let opened, opened.isReadOnly {
             await handleCacheFailure(CacheFailure(.unwritable, path: path, detail: "the file or its folder is read-only"))
         }
-        cacheState = opened.map { .open($0) } ?? .none
         return opened
     }
 

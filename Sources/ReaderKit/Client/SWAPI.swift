@@ -34,3 +34,37 @@ public enum SWAPI {
         return Endpoint(api: .swapi, path: "\(Resource.collection.rawValue)/\(id)/")
     }
 }
+
+extension SWAPI {
+    /// How many pages a collection holds, from its first page: its count over the page size,
+    /// or 1 when the page says there is no next one. Capped, so that a lying count cannot make
+    /// reader ask for millions of pages.
+    public static func pageCount<Resource>(of firstPage: SWAPIPage<Resource>) -> Int {
+        guard firstPage.next != nil, !firstPage.results.isEmpty else { return 1 }
+        let size = firstPage.results.count
+        return min(1_000, max(2, (firstPage.count + size - 1) / size))
+    }
+
+    /// The endpoint of a link SWAPI gives (`https://swapi.dev/api/people/1/`), against the
+    /// configured base: only the collection and the id are taken from it, so a link cannot
+    /// point reader at another host. Nil when the link is not a resource of a known collection.
+    public static func endpoint(forLink link: String) -> Endpoint<SWAPINamedResource>? {
+        let parts = link.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
+        guard parts.count >= 2, let collection = SWAPICollection(rawValue: String(parts[parts.count - 2])),
+              let id = Int(parts[parts.count - 1]), id >= 1, id <= 1_000_000 else { return nil }
+        return Endpoint(api: .swapi, path: "\(collection.rawValue)/\(id)/")
+    }
+}
+
+/// Any SWAPI resource, read only for its name (or a film's title).
+public struct SWAPINamedResource: Decodable, Sendable, Hashable {
+    public var displayName: String
+
+    private enum CodingKeys: String, CodingKey { case name, title }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try container.decodeIfPresent(String.self, forKey: .name) { displayName = name }
+        else { displayName = try container.decode(String.self, forKey: .title) }
+    }
+}

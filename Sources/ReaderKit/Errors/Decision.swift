@@ -79,9 +79,13 @@ public struct ErrorContext: Sendable, Equatable {
     public var remaining: Duration?
     /// Whether the request may be sent again safely (GET).
     public var isIdempotent: Bool
+    /// Whether the user asked to wait for the service to become reachable (`--wait`): then a
+    /// failure to reach it is retried for as long as the deadline allows.
+    public var waitsForConnectivity: Bool
 
     public init(mode: Mode = .interactive, hasCachedCopy: Bool = false, cachedCopyIsServable: Bool = true,
-                attempt: Int = 1, remaining: Duration? = nil, isIdempotent: Bool = true) {
+                attempt: Int = 1, remaining: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false) {
+        self.waitsForConnectivity = waitsForConnectivity
         self.mode = mode
         self.hasCachedCopy = hasCachedCopy
         self.cachedCopyIsServable = cachedCopyIsServable

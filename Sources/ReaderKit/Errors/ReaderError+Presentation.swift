@@ -67,9 +67,13 @@ extension ReaderError {
         case .status(let failure):
             let name = HTTPStatusName.phrase(for: failure.status)
             var text = "the server answered \(failure.status) \(name)"
-            if failure.isNotFound || failure.apiError?.saysNotFound == true { text = "not found (\(failure.status))" }
-            if let summary = failure.apiError?.summary, !summary.isEmpty {
-                text += ": the server says \"\(TerminalText.sanitise(summary, maxLength: 300))\""
+            if let answer = RedditAnswer(failure) {
+                text = answer.message
+            } else {
+                if failure.isNotFound || failure.apiError?.saysNotFound == true { text = "not found (\(failure.status))" }
+                if let summary = failure.apiError?.summary, !summary.isEmpty {
+                    text += ": the server says \"\(TerminalText.sanitise(summary, maxLength: 300))\""
+                }
             }
             if let retryAt = failure.retryAt, retryAt > Date() {
                 text += "; it asks to come back \(RelativeAge.describe(moment: retryAt))"
@@ -114,6 +118,7 @@ extension ReaderError {
             default: return "check your connection and try again; --offline reads cached data"
             }
         case .status(let failure):
+            if let answer = RedditAnswer(failure), failure.retryAt == nil { return answer.suggestion }
             switch failure.status {
             case 404, 410: return "check the name or id"
             case 401, 403: return "the resource is private, quarantined or forbidden; it cannot be read anonymously"
@@ -137,6 +142,15 @@ extension ReaderError {
         case .bug:
             return "this is a bug; please report it with code \(code)"
         }
+    }
+
+    /// A machine-readable reason beside the code, for scripts (`--json`'s `reason`): Reddit's
+    /// `quarantined`, `private`, `banned`, `not_found`, `too_many_requests`, or the reason an
+    /// API's error body gave; nil when there is none.
+    public var reason: String? {
+        guard case .status(let failure) = self else { return nil }
+        if let answer = RedditAnswer(failure) { return answer.reason }
+        return failure.apiError?.reason.map { TerminalText.sanitise($0, maxLength: 40) }
     }
 
     /// Detail for developers (`--verbose`): the URL, the coding path, what the transport said.

@@ -71,6 +71,15 @@ public struct TransportFailure: Sendable, Equatable {
     }
 }
 
+extension ReaderError {
+    /// The same error, with the API that answered noted on a status failure.
+    func answered(by api: API) -> ReaderError {
+        guard case .status(var failure) = self else { return self }
+        failure.api = api
+        return .status(failure)
+    }
+}
+
 /// An error status, with the API's own explanation when its body gave one.
 public struct StatusFailure: Sendable, Equatable {
     public var status: Int
@@ -81,13 +90,18 @@ public struct StatusFailure: Sendable, Equatable {
     public var retryAfterSeconds: Double?
     /// When the server asks to be asked again: the answer's time plus `retryAfterSeconds`.
     public var retryAt: Date?
+    /// The API that answered, when known: Reddit's statuses have meanings of their own
+    /// (a 403 with `quarantined`, a 429 block page).
+    public var api: API?
 
-    public init(status: Int, url: String, apiError: APIErrorBody? = nil, retryAfterSeconds: Double? = nil, retryAt: Date? = nil) {
+    public init(status: Int, url: String, apiError: APIErrorBody? = nil, retryAfterSeconds: Double? = nil,
+                retryAt: Date? = nil, api: API? = nil) {
         self.status = status
         self.url = url
         self.apiError = apiError
         self.retryAfterSeconds = retryAfterSeconds
         self.retryAt = retryAt
+        self.api = api
     }
 
     /// Whether the status or the API says the resource does not exist.

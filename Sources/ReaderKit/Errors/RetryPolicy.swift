@@ -39,13 +39,30 @@ public struct RetryPolicy: Sendable, Equatable {
     /// within a backoff, and the cache answers faster.
     public static let retryableTransportReasons: Set<TransportFailure.Reason> = [.timedOut, .connectionLost]
 
+    /// Transport failures that mean "not reachable now": with `--wait` they are retried until the
+    /// deadline, whatever `maximumRetries` says, because connectivity coming back is the point.
+    public static let connectivityReasons: Set<TransportFailure.Reason> =
+        [.cannotFindHost, .cannotConnectToHost, .notConnected, .timedOut, .connectionLost]
+
+    /// The longest backoff while waiting for connectivity: a network that comes back is noticed
+    /// within this long.
+    public static let connectivityPollCeiling: Duration = .seconds(5)
+
     /// The delay before the next attempt, or nil when `error` is not retried.
     /// - Parameters:
     ///   - error: the classified failure of the attempt that just ended.
     ///   - context: the attempt number and the time left before the deadline.
     /// - Returns: the server's Retry-After when it gave one, else full-jitter exponential backoff.
     public func delay(before error: ReaderError, in context: ErrorContext) -> Duration? {
-        guard context.isIdempotent, context.attempt <= maximumRetries else { return nil }
+        guard context.isIdempotent else { return nil }
+        if context.waitsForConnectivity, case .transport(let failure) = error, Self.connectivityReasons.contains(failure.reason) {
+            let ceiling = min(baseDelay * (1 << min(max(context.attempt - 1, 0), 16)), Self.connectivityPollCeiling)
+            // Half fixed, half jitter: never a busy loop, never in step with other waiting clients.
+            let delay = ceiling * (0.5 + 0.5 * min(max(jitter(), 0), 1))
+            if let remaining = context.remaining, delay >= remaining { return nil }
+            return delay
+        }
+        guard context.attempt <= maximumRetries else { return nil }
         let delay: Duration
         switch error {
         case .transport(let failure) where Self.retryableTransportReasons.contains(failure.reason):

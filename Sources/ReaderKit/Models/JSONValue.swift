@@ -38,6 +38,11 @@ public enum JSONValue: Codable, Sendable, Hashable {
         if case .object(let members) = self { members[key] } else { nil }
     }
 
+    /// The element at `index` of an array, or nil.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { elements[index] } else { nil }
+    }
+
     /// The elements of an array, or an empty array.
     public var arrayValue: [JSONValue] {
         if case .array(let elements) = self { elements } else { [] }

@@ -124,4 +124,77 @@ public enum TerminalText {
         let cut = truncate(text, toWidth: cells)
         return cut + String(repeating: " ", count: max(0, cells - width(cut)))
     }
+
+    /// Decodes the HTML entities Reddit escapes text with when `raw_json` is not in effect
+    /// (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`, `&#x27;`, `&nbsp;`). Decode before
+    /// ``sanitise(_:maxLength:)``: an entity may spell a control character (`&#27;`).
+    public static func decodingHTMLEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}"]
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            // Entities are short; a lone & is kept as it is.
+            guard let semicolon = rest[afterAmpersand...].prefix(10).firstIndex(of: ";") else {
+                result += "&"; rest = rest[afterAmpersand...]; continue
+            }
+            let name = rest[afterAmpersand..<semicolon]
+            var decoded: String?
+            if let value = named[name] {
+                decoded = value
+            } else if name.first == "#" {
+                let digits = name.dropFirst()
+                let number = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                decoded = number.flatMap(Unicode.Scalar.init).map { String($0) }
+            }
+            if let decoded {
+                result += decoded
+                rest = rest[rest.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+            }
+        }
+        return result + rest
+    }
+
+    /// Sanitises text that has paragraphs (a self post, a comment): each line as
+    /// ``sanitise(_:maxLength:)`` does, keeping the line breaks, with runs of blank lines
+    /// folded to one.
+    public static func sanitiseParagraphs(_ text: String, maxLength: Int = 40_000) -> [String] {
+        var lines: [String] = []
+        var budget = maxLength
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+            guard budget > 0 else { lines.append("…"); break }
+            let line = sanitise(raw, maxLength: budget)
+            budget -= line.count
+            if line.isEmpty, lines.last?.isEmpty ?? true { continue }
+            lines.append(line)
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// Wraps sanitised `text` at spaces so that no line is wider than `cells`; a word wider than
+    /// a line is cut with an ellipsis.
+    public static func wrap(_ text: String, toWidth cells: Int) -> [String] {
+        let cells = max(10, cells)
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in text.split(separator: " ") {
+            let word = truncate(String(word), toWidth: cells)
+            let next = width(word)
+            if used > 0, used + 1 + next > cells {
+                lines.append(line); line = ""; used = 0
+            }
+            if used > 0 { line += " "; used += 1 }
+            line += word
+            used += next
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
 }

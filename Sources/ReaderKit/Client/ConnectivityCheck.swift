@@ -1,0 +1,173 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// "Is it me or the network?": one service checked step by step (name resolution, TCP connect,
+/// an HTTP request), each timed, stopping at the first step that fails.
+public struct ConnectivityCheck: Sendable, Encodable {
+    /// One step of the check.
+    public enum Step: String, Sendable, Encodable, CaseIterable {
+        case resolve, connect, request
+    }
+
+    /// How one step went.
+    public struct StepResult: Sendable, Encodable {
+        public var step: Step
+        /// How long it took, in milliseconds.
+        public var milliseconds: Double
+        /// What it found: the addresses, the address connected to, or the status.
+        public var detail: String
+        /// The error, when the step failed; its code is in `errorCode`.
+        public var error: ReaderError?
+
+        public var errorCode: ErrorCode? { error?.code }
+
+        enum CodingKeys: String, CodingKey { case step, milliseconds, detail, ok, errorCode = "error_code", message }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(step, forKey: .step)
+            try container.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
+            try container.encode(TerminalText.sanitise(detail, maxLength: 300), forKey: .detail)
+            try container.encode(error == nil, forKey: .ok)
+            try container.encode(errorCode, forKey: .errorCode)
+            try container.encode(error?.message, forKey: .message)
+        }
+    }
+
+    public var api: API
+    /// The URL requested in the last step.
+    public var url: String
+    public var steps: [StepResult]
+
+    /// Whether every step succeeded.
+    public var isReachable: Bool { steps.count == Step.allCases.count && steps.allSatisfy { $0.error == nil } }
+    /// The first failure, if any.
+    public var failure: ReaderError? { steps.first { $0.error != nil }?.error }
+
+    enum CodingKeys: String, CodingKey { case api, url, reachable, steps }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(api, forKey: .api)
+        try container.encode(url, forKey: .url)
+        try container.encode(isReachable, forKey: .reachable)
+        try container.encode(steps, forKey: .steps)
+    }
+}
+
+extension ReaderClient {
+    /// Checks one service: resolves its host, connects to it, and sends the request a reader
+    /// would send first (SWAPI's root, Reddit's front page with one post), bypassing the cache.
+    /// Every step is bounded by `timeout`.
+    public func checkConnectivity(of api: API, timeout: Duration? = nil) async -> ConnectivityCheck {
+        let base = configuration.services.baseURL(for: api)
+        let probe: URL = switch api {
+        case .swapi: Endpoint<JSONValue>(api: .swapi, path: "").url(in: configuration.services)
+        case .reddit: Endpoint<JSONValue>(api: .reddit, path: "hot.json", query: [
+            URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "raw_json", value: "1")]).url(in: configuration.services)
+        }
+        var check = ConnectivityCheck(api: api, url: probe.absoluteString, steps: [])
+        let host = base.host ?? ""
+        let port = base.port ?? (base.scheme == "https" ? 443 : 80)
+        let limit = timeout ?? configuration.timeout
+
+        // 1. Name resolution, on NIO's blocking pool: getaddrinfo cannot be cancelled.
+        var started = ContinuousClock.now
+        let addresses: [SocketAddress]
+        do {
+            addresses = try await AsyncHTTPTransport.withDeadline(started.advanced(by: limit)) {
+                try await NIOThreadPool.singleton.runIfActive { try Self.resolve(host: host, port: port) }
+            }
+            check.steps.append(.init(step: .resolve, milliseconds: started.elapsedMilliseconds,
+                                     detail: addresses.compactMap(\.ipAddress).joined(separator: ", ")))
+        } catch {
+            let reason: TransportFailure.Reason = error is AsyncHTTPTransport.DeadlinePassed ? .timedOut : .cannotFindHost
+            check.steps.append(.init(step: .resolve, milliseconds: started.elapsedMilliseconds, detail: host,
+                                     error: .transport(TransportFailure(reason, host: host, detail: "\(error)"))))
+            return check
+        }
+
+        // 2. TCP connect to the first address that accepts.
+        started = ContinuousClock.now
+        do {
+            let connected = try await Self.connect(to: addresses, timeout: limit)
+            check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds, detail: connected))
+        } catch {
+            check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds, detail: "\(host):\(port)",
+                                     error: .transport(AsyncHTTPTransport.classify(error, host: host))))
+            return check
+        }
+
+        // 3. One HTTP request through the pipeline's status check.
+        started = ContinuousClock.now
+        do throws(ReaderError) {
+            let response = try await probeRequest(probe, api: api, deadline: ContinuousClock.now.advanced(by: limit))
+            try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: Date())
+            check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds,
+                                     detail: "\(response.status) \(HTTPStatusName.phrase(for: response.status)), \(response.body.count) bytes"))
+        } catch {
+            check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds, detail: "GET \(probe.absoluteString)",
+                                     error: error.answered(by: api)))
+        }
+        return check
+    }
+
+    private static func resolve(host: String, port: Int) throws -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw TransportFailure(.cannotFindHost, host: host, detail: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var current: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = current {
+            if let address = entry.pointee.ai_addr {
+                switch Int32(entry.pointee.ai_family) {
+                case AF_INET:
+                    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { addresses.append(SocketAddress($0.pointee, host: host)) }
+                case AF_INET6:
+                    address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { addresses.append(SocketAddress($0.pointee, host: host)) }
+                default: break
+                }
+            }
+            current = entry.pointee.ai_next
+        }
+        guard !addresses.isEmpty else { throw TransportFailure(.cannotFindHost, host: host, detail: "no address") }
+        var unique: [SocketAddress] = []
+        for address in addresses where !unique.contains(address) { unique.append(address) }
+        return unique
+    }
+
+    private static func connect(to addresses: [SocketAddress], timeout: Duration) async throws -> String {
+        let milliseconds = max(1, Int64(timeout.inSeconds * 1000))
+        var lastError: (any Error)?
+        for address in addresses {
+            do {
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connectTimeout(.milliseconds(milliseconds))
+                    .connect(to: address).get()
+                try? await channel.close()
+                return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? TransportFailure(.cannotConnectToHost, host: "", detail: "no address")
+    }
+}
+
+extension ContinuousClock.Instant {
+    var elapsedMilliseconds: Double { duration(to: .now).inSeconds * 1000 }
+}
+
+extension ReaderClient {
+    /// One GET as a load sends it (headers, redirects, rate limits), without cache or retry.
+    func probeRequest(_ url: URL, api: API, deadline: ContinuousClock.Instant) async throws(ReaderError) -> HTTPResponse {
+        try await send(url, api: api, conditions: HeaderFields(), deadline: deadline).0
+    }
+}

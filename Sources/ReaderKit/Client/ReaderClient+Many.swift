@@ -1,0 +1,164 @@
+import Foundation
+
+/// How far work of many requests has got, for a progress display.
+public struct LoadProgress: Sendable, Equatable {
+    /// Requests finished, whatever their outcome.
+    public var completed: Int
+    /// Requests known so far; it may grow as pages reveal more.
+    public var total: Int
+
+    public init(completed: Int, total: Int) {
+        self.completed = completed
+        self.total = total
+    }
+}
+
+/// Called as work of many requests advances; it may be called from any task.
+public typealias ProgressHandler = @Sendable (LoadProgress) -> Void
+
+extension LoadMetadata {
+    /// One metadata for data loaded in several requests: from the network only when every part
+    /// was, stale when any part is, as old as the oldest part, with the first error code.
+    public static func combining(_ parts: [LoadMetadata]) -> LoadMetadata? {
+        guard var combined = parts.first else { return nil }
+        for part in parts.dropFirst() {
+            if part.source == .cache || (part.source == .revalidated && combined.source == .network) { combined.source = part.source }
+            combined.stale = combined.stale || part.stale
+            combined.fetchedAt = min(combined.fetchedAt, part.fetchedAt)
+            combined.ageSeconds = max(combined.ageSeconds, part.ageSeconds)
+            combined.errorCode = combined.errorCode ?? part.errorCode
+        }
+        return combined
+    }
+}
+
+extension ReaderClient {
+    /// Loads `endpoints` with at most ``Configuration/maximumConcurrentRequests`` in flight,
+    /// each through the cache like ``load(_:options:)``.
+    /// - Returns: one result per endpoint, in the order given.
+    public func loadConcurrently<Value>(_ endpoints: [Endpoint<Value>], options: LoadOptions = LoadOptions(),
+                                        progress: ProgressHandler? = nil) async -> [Result<Loaded<Value>, LoadFailure>] {
+        await loadConcurrently(endpoints, options: options, progress: progress, counting: LoadProgress(completed: 0, total: endpoints.count))
+    }
+
+    /// As ``loadConcurrently(_:options:progress:)``, reporting progress on top of `base`, so that
+    /// several batches count up as one piece of work.
+    func loadConcurrently<Value>(_ endpoints: [Endpoint<Value>], options: LoadOptions, progress: ProgressHandler?,
+                                 counting base: LoadProgress) async -> [Result<Loaded<Value>, LoadFailure>] {
+        let width = configuration.maximumConcurrentRequests
+        var results = [Result<Loaded<Value>, LoadFailure>?](repeating: nil, count: endpoints.count)
+        await withTaskGroup(of: (Int, Result<Loaded<Value>, LoadFailure>).self) { group in
+            var next = 0
+            func start() {
+                let index = next
+                let endpoint = endpoints[index]
+                next += 1
+                group.addTask {
+                    do throws(LoadFailure) { return (index, .success(try await self.load(endpoint, options: options))) }
+                    catch { return (index, .failure(error)) }
+                }
+            }
+            while next < min(width, endpoints.count) { start() }
+            var done = 0
+            for await (index, result) in group {
+                results[index] = result
+                done += 1
+                progress?(LoadProgress(completed: base.completed + done, total: base.total))
+                if next < endpoints.count { start() }
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// Every page of a SWAPI collection (or of a search in it). The first page says how many
+    /// there are; the rest are loaded concurrently. The `next` links are never followed as they
+    /// are: only their page number is, against the configured base, so an answer cannot send
+    /// reader to another host.
+    /// - Throws: ``LoadFailure`` for the first page that fails.
+    public func loadAllPages<Resource: SWAPIResource>(
+        _ type: Resource.Type, search: String? = nil, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil
+    ) async throws(LoadFailure) -> [Loaded<SWAPIPage<Resource>>] {
+        let endpoint: (Int) throws(ReaderError) -> Endpoint<SWAPIPage<Resource>> = { (page) throws(ReaderError) in
+            try SWAPI.list(Resource.self, page: page == 1 ? nil : page, search: search)
+        }
+        let first: Loaded<SWAPIPage<Resource>>
+        do { first = try await load(try endpoint(1), options: options) }
+        catch let failure as LoadFailure { throw failure }
+        catch { throw LoadFailure(error: error as? ReaderError ?? .bug("\(error)"), decision: .alert) }
+        let pageCount = SWAPI.pageCount(of: first.value)
+        progress?(LoadProgress(completed: 1, total: pageCount))
+        guard pageCount > 1 else { return [first] }
+        var rest: [Endpoint<SWAPIPage<Resource>>] = []
+        for page in 2...pageCount {
+            do { rest.append(try endpoint(page)) } catch { throw LoadFailure(error: error, decision: .alert) }
+        }
+        var pages = [first]
+        for result in await loadConcurrently(rest, options: options, progress: progress,
+                                             counting: LoadProgress(completed: 1, total: pageCount)) {
+            pages.append(try result.get())
+        }
+        return pages
+    }
+
+    /// Up to `pages` pages of a Reddit listing, following `after` from one page to the next and
+    /// stopping early at the last page. Reddit's cursors make this sequential.
+    /// - Parameter makeEndpoint: the listing's endpoint starting after a fullname (nil: the first page).
+    /// - Throws: ``LoadFailure`` for the first page that fails.
+    public func loadPages(_ pages: Int, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil,
+                          of makeEndpoint: (String?) throws(ReaderError) -> Endpoint<RedditListing>,
+                          startingAfter start: String? = nil) async throws(LoadFailure) -> [Loaded<RedditListing>] {
+        var loaded: [Loaded<RedditListing>] = []
+        var after = start
+        for page in 1...max(1, pages) {
+            let endpoint: Endpoint<RedditListing>
+            do { endpoint = try makeEndpoint(after) } catch { throw LoadFailure(error: error, decision: .alert) }
+            let listing = try await load(endpoint, options: options)
+            loaded.append(listing)
+            progress?(LoadProgress(completed: page, total: pages))
+            guard let next = listing.value.after, Reddit.isFullname(next), !listing.value.children.isEmpty else { break }
+            after = next
+        }
+        return loaded
+    }
+
+    /// The names of linked SWAPI resources (a film's characters, a person's homeworld…), loaded
+    /// concurrently through the cache as background work: a link that cannot be loaded is left
+    /// out of the answer rather than failing the whole view.
+    /// - Parameter links: resource URLs as SWAPI gives them.
+    /// - Returns: the name for each link that loaded, and the codes of those that did not.
+    public func names(of links: [String], options: LoadOptions = LoadOptions(),
+                      progress: ProgressHandler? = nil) async -> LinkedNames {
+        var unique: [String] = []
+        var seen = Set<String>()
+        for link in links where seen.insert(link).inserted { unique.append(link) }
+        var endpoints: [Endpoint<SWAPINamedResource>] = []
+        var linksOfEndpoints: [String] = []
+        var result = LinkedNames()
+        for link in unique {
+            if let endpoint = SWAPI.endpoint(forLink: link) {
+                endpoints.append(endpoint)
+                linksOfEndpoints.append(link)
+            } else {
+                result.failures[link] = ReaderError.invalidArgument("not a SWAPI resource link").code
+            }
+        }
+        var background = options
+        background.mode = .background
+        let loaded = await loadConcurrently(endpoints, options: background, progress: progress)
+        for (link, outcome) in zip(linksOfEndpoints, loaded) {
+            switch outcome {
+            case .success(let resource): result.names[link] = resource.value.displayName
+            case .failure(let failure): result.failures[link] = failure.error.code
+            }
+        }
+        return result
+    }
+}
+
+/// The names of linked resources, by link, and the links that could not be named.
+public struct LinkedNames: Sendable, Equatable {
+    public var names: [String: String] = [:]
+    public var failures: [String: ErrorCode] = [:]
+
+    public init() {}
+}

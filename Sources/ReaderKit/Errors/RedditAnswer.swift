@@ -1,0 +1,76 @@
+/// What Reddit means by its error answers, which say more than their status: a 403 may be a
+/// private or a quarantined subreddit, a 404 a banned one, a 429 its "whoa there, pardner!" page.
+enum RedditAnswer: Equatable {
+    case noSuchThing(subject: String)
+    case banned(subject: String)
+    case privateSubreddit(subject: String)
+    case quarantined(subject: String, explanation: String?)
+    case forbidden(subject: String)
+    case tooManyRequests
+
+    /// Reads a status failure from Reddit; nil for one that is not Reddit's or says nothing special.
+    init?(_ failure: StatusFailure) {
+        guard failure.api == .reddit else { return nil }
+        let subject = Self.subject(ofURL: failure.url)
+        let reason = failure.apiError?.reason?.lowercased()
+        switch (failure.status, reason) {
+        case (404, "banned"): self = .banned(subject: subject)
+        case (404, _), (410, _): self = .noSuchThing(subject: subject)
+        case (403, "private"): self = .privateSubreddit(subject: subject)
+        case (403, "quarantined"): self = .quarantined(subject: subject, explanation: failure.apiError?.explanation)
+        case (403, _): self = .forbidden(subject: subject)
+        case (429, _): self = .tooManyRequests
+        default: return nil
+        }
+    }
+
+    /// A stable name for scripts (`--json`'s `reason`).
+    var reason: String {
+        switch self {
+        case .noSuchThing: "not_found"
+        case .banned: "banned"
+        case .privateSubreddit: "private"
+        case .quarantined: "quarantined"
+        case .forbidden: "forbidden"
+        case .tooManyRequests: "too_many_requests"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .noSuchThing(let subject): "\(subject) does not exist"
+        case .banned(let subject): "\(subject) is banned: Reddit took it down"
+        case .privateSubreddit(let subject): "\(subject) is private: only its approved members can read it"
+        case .quarantined(let subject, let explanation):
+            "\(subject) is quarantined: Reddit shows it only to signed-in users who opt in"
+                + (explanation.map { " (Reddit says \"\(TerminalText.sanitise($0, maxLength: 300))\")" } ?? "")
+        case .forbidden(let subject): "Reddit refused to show \(subject) (403 Forbidden)"
+        case .tooManyRequests: "Reddit says too many requests came from this address lately (429, \"whoa there, pardner!\")"
+        }
+    }
+
+    var suggestion: String {
+        switch self {
+        case .noSuchThing: "check the spelling; 'reader posts' without a name reads the front page"
+        case .banned: "nothing there can be read any more"
+        case .privateSubreddit: "it cannot be read without an invitation from its moderators"
+        case .quarantined: "it cannot be read anonymously; reader does not opt in for you"
+        case .forbidden: "Reddit may block anonymous reading from this network; try later or from another network"
+        case .tooManyRequests: "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
+        }
+    }
+
+    /// What a Reddit URL is about, as people name it: `r/python`, `u/spez`, `post 2xmo63`, `the front page`.
+    static func subject(ofURL url: String) -> String {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        let parts = path.split(separator: "/").map { TerminalText.sanitise($0, maxLength: 64) }
+        func after(_ marker: String) -> String? {
+            guard let index = parts.firstIndex(of: marker), index + 1 < parts.count else { return nil }
+            return parts[index + 1]
+        }
+        if let id = after("comments") { return "post \(id.replacingOccurrences(of: ".json", with: ""))" }
+        if let name = after("r") { return "r/\(name)" }
+        if let name = after("user") ?? after("u") { return "u/\(name)" }
+        return "the front page"
+    }
+}
