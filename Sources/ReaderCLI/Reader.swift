@@ -13,7 +13,7 @@ struct Reader: AsyncParsableCommand {
             """,
         version: ReaderKitVersion.string,
         subcommands: [Posts.self, Comments.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
-                      Cache.self])
+                      Sync.self, Status.self, Cache.self, Completions.self, Manual.self])
 
     /// Parses, runs, and turns every failure into a message with its code and an exit code.
     static func main() async {
@@ -21,6 +21,7 @@ struct Reader: AsyncParsableCommand {
         let arguments = CommandLine.arguments.dropFirst()
         var output = Output(json: arguments.contains("--json"))
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
+        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color"))
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()

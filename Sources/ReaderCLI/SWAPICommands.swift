@@ -12,6 +12,9 @@ struct SWAPIQuery: ParsableArguments {
 
     @Option(help: "Only resources whose name (or title) contains this text.")
     var search: String?
+
+    @Flag(help: "Every page, not just one (fetched concurrently, through the cache).")
+    var all = false
 }
 
 /// A SWAPI command: a list (or a search) of one collection, or one resource by id.
@@ -23,9 +26,10 @@ protocol SWAPICommand: AsyncParsableCommand {
 
 extension SWAPICommand {
     func validate() throws {
-        if query.id != nil, query.page != nil || query.search != nil {
-            throw ValidationError("give an id, or --page/--search, not both")
+        if query.id != nil, query.page != nil || query.search != nil || query.all {
+            throw ValidationError("give an id, or --page/--search/--all, not both")
         }
+        if query.all, query.page != nil { throw ValidationError("--all reads every page; leave out --page") }
         do {
             if let id = query.id { _ = try SWAPI.resource(Resource.self, id: id) }
             else { _ = try SWAPI.list(Resource.self, page: query.page, search: query.search) }
@@ -36,14 +40,11 @@ extension SWAPICommand {
 
     func run() async throws {
         if let id = query.id {
-            try await CommandRunner.run(try SWAPI.resource(Resource.self, id: id), options: options,
-                                        jsonItems: { .single($0) }, render: { resource in
-                let width = resource.details.map { TerminalText.width($0.0) }.max() ?? 0
-                let lines = resource.details.map { label, value in
-                    TerminalText.pad(label, toWidth: width) + "  " + TerminalText.sanitise(value, maxLength: 2000)
-                }
-                return (lines.joined(separator: "\n"), nil)
-            })
+            try await showDetails(id: id)
+            return
+        }
+        if query.all {
+            try await showAllPages()
             return
         }
         let page = query.page ?? 1
@@ -52,13 +53,83 @@ extension SWAPICommand {
                                         "count": raw["count"] ?? .null, "page": .integer(Int64(page)),
                                         "has_next": .bool(raw["next"].map { $0 != .null } ?? false),
                                     ]) }, render: { list in
-            let table = Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns,
-                              rows: list.results.map { [$0.id.map(String.init) ?? "?"] + $0.row })
+            let table = Self.table(list.results)
             let pages = max(1, (list.count + 9) / 10)
             var footer = "page \(page) of \(pages), \(list.count) in all"
-            if list.next != nil { footer += "; next: --page \(page + 1)" }
-            return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth()), footer)
+            if list.next != nil { footer += "; next: --page \(page + 1), or --all" }
+            return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: options.style), footer)
         })
+    }
+}
+
+extension SWAPICommand {
+    /// One resource, with its linked resources by name: loaded concurrently through the cache
+    /// as background work, so a name that cannot be loaded shows as its link, not as a failure.
+    private func showDetails(id: Int) async throws {
+        let endpoint = try SWAPI.resource(Resource.self, id: id)
+        let progress = ProgressLine("naming linked resources")
+        let (loaded, names) = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+            let loaded = try await client.load(endpoint, options: options.loadOptions)
+            guard !options.json else { return (loaded, LinkedNames()) }
+            let names = await client.names(of: loaded.value.links.flatMap(\.1), options: options.loadOptions,
+                                           progress: progress.handler)
+            progress.finish()
+            return (loaded, names)
+        }
+        let style = options.style
+        let width = Terminal.outputWidth() ?? 100
+        CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
+            let resource = resources[0]
+            var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
+            rows += resource.links.map { label, links in
+                (label, links.isEmpty ? "none" : links.map { names.names[$0].map { TerminalText.sanitise($0, maxLength: 100) } ?? Self.shortLink($0) }
+                    .joined(separator: ", "))
+            }
+            let labelWidth = rows.map { TerminalText.width($0.0) }.max() ?? 0
+            let lines = rows.flatMap { label, value in
+                TerminalText.wrap(value, toWidth: width - labelWidth - 2).enumerated().map { index, line in
+                    (index == 0 ? style.bold(TerminalText.pad(label, toWidth: labelWidth)) : String(repeating: " ", count: labelWidth))
+                        + "  " + line
+                }
+            }
+            var footer: String?
+            if let code = Set(names.failures.values).sorted(by: { $0.description < $1.description }).first {
+                footer = "\(names.failures.count) linked \(names.failures.count == 1 ? "name" : "names") could not be loaded (\(code)); "
+                    + "they show as links. 'reader sync swapi' makes them available offline"
+            }
+            return (lines.joined(separator: "\n"), footer)
+        }
+    }
+
+    /// `people/5` for a link that could not be named.
+    static func shortLink(_ link: String) -> String {
+        let parts = link.split(separator: "/").suffix(2)
+        return TerminalText.sanitise(parts.joined(separator: "/"), maxLength: 40)
+    }
+
+    /// Every page of the list (or the search), as one table.
+    private func showAllPages() async throws {
+        let progress = ProgressLine("reading \(Resource.collection.rawValue)")
+        let search = query.search
+        let pages = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+            defer { progress.finish() }
+            return try await client.loadAllPages(Resource.self, search: search, options: options.loadOptions,
+                                                 progress: progress.handler)
+        }
+        let style = options.style
+        CommandRunner.write(pages, options: options, jsonItems: { raw in
+            .list(raw["results"]?.arrayValue ?? [], meta: ["count": raw["count"] ?? .null])
+        }) { lists in
+            let results = lists.flatMap { (page: SWAPIPage<Resource>) in page.results }
+            let table = Self.table(results)
+            let footer = "\(results.count) in all, \(lists.count) \(lists.count == 1 ? "page" : "pages")"
+            return (results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: style), footer)
+        }
+    }
+
+    static func table(_ results: [Resource]) -> Table {
+        Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns,
+              rows: results.map { [$0.id.map(String.init) ?? "?"] + $0.row })
     }
 }
 
@@ -66,7 +137,10 @@ extension SWAPICommand {
 protocol Presentable {
     static var columns: [Table.Column] { get }
     var row: [String] { get }
+    /// The fields of the detail view, as label and text.
     var details: [(String, String)] { get }
+    /// The linked resources of the detail view, as label and links; shown by name.
+    var links: [(String, [String])] { get }
 }
 
 extension Reader {
@@ -113,7 +187,6 @@ extension Reader {
     }
 }
 
-private func count(_ links: [String]) -> String { String(links.count) }
 
 extension Film: Presentable {
     static let columns: [Table.Column] = [.init(title: "EPISODE", alignRight: true), .init(title: "TITLE", flexible: true),
@@ -121,9 +194,10 @@ extension Film: Presentable {
     var row: [String] { [String(episodeID), title, director, releaseDate.description] }
     var details: [(String, String)] {
         [("Title", title), ("Episode", String(episodeID)), ("Director", director), ("Producer", producer),
-         ("Released", releaseDate.description), ("Characters", count(characters)), ("Planets", count(planets)),
-         ("Starships", count(starships)), ("Vehicles", count(vehicles)), ("Species", count(species)),
-         ("Opening crawl", openingCrawl)]
+         ("Released", releaseDate.description), ("Opening crawl", openingCrawl)]
+    }
+    var links: [(String, [String])] {
+        [("Characters", characters), ("Planets", planets), ("Starships", starships), ("Vehicles", vehicles), ("Species", species)]
     }
 }
 
@@ -133,7 +207,11 @@ extension Person: Presentable {
     var row: [String] { [name, birthYear, gender, height, mass] }
     var details: [(String, String)] {
         [("Name", name), ("Born", birthYear), ("Gender", gender), ("Height", height), ("Mass", mass),
-         ("Hair", hairColor), ("Skin", skinColor), ("Eyes", eyeColor), ("Films", count(films))]
+         ("Hair", hairColor), ("Skin", skinColor), ("Eyes", eyeColor)]
+    }
+    var links: [(String, [String])] {
+        [("Homeworld", homeworld.map { [$0] } ?? []), ("Films", films), ("Species", species), ("Starships", starships),
+         ("Vehicles", vehicles)]
     }
 }
 
@@ -143,9 +221,9 @@ extension Planet: Presentable {
     var row: [String] { [name, climate, terrain, population, diameter] }
     var details: [(String, String)] {
         [("Name", name), ("Climate", climate), ("Terrain", terrain), ("Population", population), ("Diameter", diameter),
-         ("Gravity", gravity), ("Day", rotationPeriod), ("Year", orbitalPeriod), ("Surface water", surfaceWater),
-         ("Residents", count(residents)), ("Films", count(films))]
+         ("Gravity", gravity), ("Day", rotationPeriod), ("Year", orbitalPeriod), ("Surface water", surfaceWater)]
     }
+    var links: [(String, [String])] { [("Residents", residents), ("Films", films)] }
 }
 
 extension Species: Presentable {
@@ -154,9 +232,9 @@ extension Species: Presentable {
     var row: [String] { [name, classification, designation, language] }
     var details: [(String, String)] {
         [("Name", name), ("Classification", classification), ("Designation", designation), ("Language", language),
-         ("Average height", averageHeight), ("Average lifespan", averageLifespan), ("People", count(people)),
-         ("Films", count(films))]
+         ("Average height", averageHeight), ("Average lifespan", averageLifespan)]
     }
+    var links: [(String, [String])] { [("Homeworld", homeworld.map { [$0] } ?? []), ("People", people), ("Films", films)] }
 }
 
 extension Starship: Presentable {
@@ -166,8 +244,9 @@ extension Starship: Presentable {
     var details: [(String, String)] {
         [("Name", name), ("Model", model), ("Class", starshipClass), ("Manufacturer", manufacturer),
          ("Cost (credits)", costInCredits), ("Length", length), ("Crew", crew), ("Passengers", passengers),
-         ("Hyperdrive", hyperdriveRating), ("MGLT", megalights), ("Pilots", count(pilots)), ("Films", count(films))]
+         ("Hyperdrive", hyperdriveRating), ("MGLT", megalights)]
     }
+    var links: [(String, [String])] { [("Pilots", pilots), ("Films", films)] }
 }
 
 extension Vehicle: Presentable {
@@ -177,6 +256,7 @@ extension Vehicle: Presentable {
     var details: [(String, String)] {
         [("Name", name), ("Model", model), ("Class", vehicleClass), ("Manufacturer", manufacturer),
          ("Cost (credits)", costInCredits), ("Length", length), ("Crew", crew), ("Passengers", passengers),
-         ("Pilots", count(pilots)), ("Films", count(films))]
+         ]
     }
+    var links: [(String, [String])] { [("Pilots", pilots), ("Films", films)] }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import TestSupport
 
 /// Runs the built `reader` binary, as a user or a script would, and captures what it printed.
@@ -88,5 +89,69 @@ extension ReaderProcess.Result {
     /// stderr as the JSON error object's members.
     var errorJSON: [String: Any]? {
         ((try? JSONSerialization.jsonObject(with: Data(stderr.utf8))) as? [String: Any])?["error"] as? [String: Any]
+    }
+}
+
+extension ReaderProcess {
+    /// Which of the process's outputs go to a pseudo-terminal rather than a file.
+    struct TerminalStreams: OptionSet {
+        let rawValue: Int
+        static let standardOutput = TerminalStreams(rawValue: 1)
+        static let standardError = TerminalStreams(rawValue: 2)
+    }
+
+    /// Runs `reader ARGUMENTS` with some outputs on a real pseudo-terminal (80 columns), as a
+    /// person at a terminal would; what the terminal received is returned in place of those streams.
+    func runOnTerminal(_ arguments: [String], streams: TerminalStreams) throws -> Result {
+        // posix_openpt and friends are not in Swift's Glibc module; these are their Linux insides.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+              ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0 else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+        // Raw output: no "\n" → "\r\n" translation, so the bytes are what reader wrote.
+        var attributes = termios()
+        tcgetattr(slave, &attributes)
+        attributes.c_oflag &= ~tcflag_t(OPOST)
+        tcsetattr(slave, TCSANOW, &attributes)
+
+        let received = NIOLockedValueBox<[UInt8]>([])
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count <= 0 { break }
+                received.withLockedValue { $0 += buffer[0..<count] }
+            }
+        }
+        reader.start()
+
+        let process = Process()
+        process.executableURL = ReaderProcess.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardOutput = streams.contains(.standardOutput) ? terminal : try FileHandle(forWritingTo: out)
+        process.standardError = streams.contains(.standardError) ? terminal : try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        close(slave)
+        // Once the last holder of the terminal is gone, reading the master ends with EIO.
+        while !reader.isFinished { usleep(10_000) }
+        close(master)
+        let shown = String(decoding: received.withLockedValue { $0 }, as: UTF8.self)
+        return Result(status: process.terminationStatus,
+                      stdout: streams.contains(.standardOutput) ? shown : (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                      stderr: streams.contains(.standardError) ? shown : (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }

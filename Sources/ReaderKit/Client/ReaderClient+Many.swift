@@ -79,7 +79,7 @@ extension ReaderClient {
         _ type: Resource.Type, search: String? = nil, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil
     ) async throws(LoadFailure) -> [Loaded<SWAPIPage<Resource>>] {
         let endpoint: (Int) throws(ReaderError) -> Endpoint<SWAPIPage<Resource>> = { (page) throws(ReaderError) in
-            try SWAPI.list(Resource.self, page: page == 1 ? nil : page, search: search)
+            try SWAPI.list(Resource.self, page: page, search: search)
         }
         let first: Loaded<SWAPIPage<Resource>>
         do { first = try await load(try endpoint(1), options: options) }

@@ -22,7 +22,8 @@ public enum SWAPI {
         }
         if let page {
             guard page >= 1, page <= 10_000 else { throw .invalidArgument("--page must be a whole number from 1, got \(page)") }
-            query.append(URLQueryItem(name: "page", value: String(page)))
+            // Page 1 is the list itself: one URL, so one cache entry, however it was asked for.
+            if page > 1 { query.append(URLQueryItem(name: "page", value: String(page))) }
         }
         return Endpoint(api: .swapi, path: "\(Resource.collection.rawValue)/", query: query)
     }

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+
+extension Reader {
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Is it me or the network? Check each service step by step, and the cache.",
+            discussion: """
+                For each service: name resolution, TCP connect and one HTTP request, each timed, with \
+                the error code where one fails. Then the cache's path, size and age. Exit 0 when \
+                every service is reachable, else the exit code of the first failure.
+                """)
+
+        @Option(help: ArgumentHelp("Give each step at most this long (5s, 500ms).", valueName: "time"))
+        var timeout: TimeSpan = TimeSpan(.seconds(5))
+
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var cacheFile: CacheFileOptions
+
+        func validate() throws {
+            guard timeout.duration > .zero, timeout.duration <= .seconds(300) else {
+                throw ValidationError("--timeout must be more than 0 and at most 5 minutes")
+            }
+        }
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let client = ReaderClient(configuration: .init(
+                services: try ServiceConfiguration.fromEnvironment(environment),
+                cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
+            async let swapi = client.checkConnectivity(of: .swapi)
+            async let reddit = client.checkConnectivity(of: .reddit)
+            let checks = await [swapi, reddit]
+            let cache: Result<CacheStatistics, ReaderError>
+            do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
+            await client.shutdown()
+
+            let output = output.makeOutput()
+            if self.output.json {
+                var cacheJSON: JSONValue = .null
+                switch cache {
+                case .success(let statistics): cacheJSON = (try? JSONValue(encoding: statistics)) ?? .null
+                case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(error.message)])
+                }
+                output.writeJSON(JSONValue.object([
+                    "services": (try? JSONValue(encoding: checks)) ?? .null,
+                    "reachable": .bool(checks.allSatisfy(\.isReachable)),
+                    "cache": cacheJSON,
+                ]))
+            } else {
+                output.writeLine(Self.render(checks, cache: cache, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
+                                 to: .standardOutput)
+            }
+            if let failure = checks.lazy.compactMap(\.failure).first {
+                throw ArgumentParser.ExitCode(failure.exitCode.rawValue)
+            }
+        }
+
+        static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>, style: Style) -> String {
+            var rows: [[String]] = []
+            for check in checks {
+                for step in ConnectivityCheck.Step.allCases {
+                    guard let result = check.steps.first(where: { $0.step == step }) else {
+                        rows.append([check.api.rawValue, step.rawValue, "-", "not tried"])
+                        continue
+                    }
+                    let time = result.milliseconds < 10 ? String(format: "%.1f ms", result.milliseconds)
+                        : String(format: "%.0f ms", result.milliseconds)
+                    let outcome = result.error.map { "error \($0.code): \($0.message)" } ?? "ok  " + result.detail
+                    rows.append([check.api.rawValue, step.rawValue, time, outcome])
+                }
+            }
+            let table = Table(columns: [.init(title: "SERVICE"), .init(title: "STEP"), .init(title: "TIME", alignRight: true),
+                                        .init(title: "RESULT", flexible: true)], rows: rows)
+            let rendered = table.render(width: Terminal.outputWidth(), style: style) { column, text in
+                guard column == 3 else { return text }
+                return text.hasPrefix("ok") ? style.green(text) : text.hasPrefix("error") ? style.red(text) : style.dim(text)
+            }
+            let now = Date()
+            let cacheLine: String
+            switch cache {
+            case .success(let statistics):
+                let total = statistics.total
+                let ages = total.newest.map { newest in
+                    ", newest \(RelativeAge.describe(seconds: Int(now.timeIntervalSince(newest)))) old"
+                        + (total.oldest.map { ", oldest \(RelativeAge.describe(seconds: Int(now.timeIntervalSince($0)))) old" } ?? "")
+                } ?? ""
+                cacheLine = "cache   \(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
+                    + "\(total.entries) \(total.entries == 1 ? "entry" : "entries")\(ages)"
+            case .failure(let error):
+                cacheLine = "cache   error \(error.code): \(error.message)"
+            }
+            return rendered + "\n\n" + cacheLine
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+
+extension Reader {
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fill the cache for offline reading: all of SWAPI, and subreddits with their comments.",
+            discussion: """
+                'swapi' reads every page and every resource of the six collections; afterwards every \
+                SWAPI command works with --offline. 'reddit SUBREDDIT…' reads each subreddit's posts \
+                as 'reader posts SUBREDDIT' does, and each post's comments as 'reader comments ID' does.
+
+                Fresh copies are not fetched again, stale ones are revalidated. Failures of single \
+                requests are summed up at the end, not shown one by one. Exit 0 means the sync is \
+                complete; otherwise the exit code is that of the most frequent failure.
+
+                Examples:
+                  reader sync swapi
+                  reader sync reddit swift rust
+                  reader sync swapi reddit python
+                """)
+
+        @Argument(help: ArgumentHelp("What to sync: swapi, and/or reddit followed by subreddit names.", valueName: "what"))
+        var targets: [String] = []
+
+        @OptionGroup var options: GlobalOptions
+
+        /// The plan: whether SWAPI is synced, and which subreddits.
+        struct Plan: Equatable {
+            var swapi = false
+            var subreddits: [String] = []
+        }
+
+        static func plan(_ targets: [String]) throws(ReaderError) -> Plan {
+            var plan = Plan()
+            var readingSubreddits = false
+            var sawReddit = false
+            for target in targets {
+                switch target.lowercased() {
+                case "swapi": plan.swapi = true; readingSubreddits = false
+                case "reddit": readingSubreddits = true; sawReddit = true
+                default:
+                    guard readingSubreddits else {
+                        throw .invalidArgument("\"\(TerminalText.sanitise(target, maxLength: 40))\" is not something to sync: say swapi, or reddit followed by subreddit names")
+                    }
+                    plan.subreddits.append(try Reddit.validatedSubreddit(target))
+                }
+            }
+            if sawReddit, plan.subreddits.isEmpty { throw .invalidArgument("reddit needs at least one subreddit name, such as 'reddit swift'") }
+            guard plan.swapi || !plan.subreddits.isEmpty else {
+                throw .invalidArgument("say what to sync: swapi, reddit SUBREDDIT…, or both")
+            }
+            return plan
+        }
+
+        func validate() throws {
+            guard !options.offline else { throw ValidationError("sync fills the cache from the network; it cannot run with --offline") }
+            do { _ = try Self.plan(targets) } catch { throw ValidationError(error.message) }
+        }
+
+        func run() async throws {
+            let plan = try Self.plan(targets)
+            let progress = ProgressLine("syncing")
+            let reports = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+                defer { progress.finish() }
+                var reports: [(String, SyncReport)] = []
+                if plan.swapi {
+                    reports.append(("swapi", await client.syncSWAPI(options: options.loadOptions, progress: progress.handler)))
+                }
+                if !plan.subreddits.isEmpty {
+                    do throws(ReaderError) {
+                        reports.append(("reddit", try await client.syncReddit(subreddits: plan.subreddits, options: options.loadOptions,
+                                                                           progress: progress.handler)))
+                    } catch {
+                        throw LoadFailure(error: error, decision: .alert)
+                    }
+                }
+                return reports
+            }
+            let output = options.makeOutput()
+            if options.json {
+                output.writeJSON(JSONValue.object(Dictionary(uniqueKeysWithValues: reports.map { name, report in
+                    (name, Self.json(report))
+                })))
+            } else {
+                for (name, report) in reports {
+                    output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
+                }
+            }
+            let failures = reports.flatMap(\.1.failures).sorted { $0.count > $1.count }
+            if let worst = failures.first {
+                let failed = reports.reduce(0) { $0 + $1.1.failed }
+                if !options.json {
+                    output.writeLine("\(output.errorStyle.red("error \(worst.error.code)")): the sync is incomplete: \(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
+                                     to: .standardError)
+                }
+                throw ArgumentParser.ExitCode(worst.error.exitCode.rawValue)
+            }
+        }
+
+        static func json(_ report: SyncReport) -> JSONValue {
+            .object([
+                "complete": .bool(report.isComplete),
+                "fetched": .integer(Int64(report.fetched)),
+                "already_fresh": .integer(Int64(report.alreadyFresh)),
+                "failed": .integer(Int64(report.failed)),
+                "failures": .array(report.failures.map { failure in
+                    .object(["code": .string(failure.error.code.description), "count": .integer(Int64(failure.count)),
+                             "message": .string(failure.error.message),
+                             "exit_code": .integer(Int64(failure.error.exitCode.rawValue))])
+                }),
+            ])
+        }
+    }
+}
