@@ -52,4 +52,32 @@ import Testing
         #expect(drained.map(\.count) == [10, 1])
         #expect(await board.drain().isEmpty)
     }
+
+    @Test func aZeroWidthJoinerIsKeptOnlyInsideAnEmojiSequence() {
+        #expect(TerminalText.sanitise("👩\u{200D}💻") == "👩\u{200D}💻")
+        #expect(TerminalText.width(TerminalText.sanitise("👩\u{200D}💻")) == 2)
+        #expect(TerminalText.sanitise("❤\u{FE0F}\u{200D}🔥") == "❤\u{FE0F}\u{200D}🔥")
+        #expect(TerminalText.sanitise("a\u{200D}b") == "ab")
+        #expect(TerminalText.sanitise("1\u{200D}2") == "12")
+    }
+
+    @Test func htmlEntitiesAreDecodedBeforeSanitising() {
+        #expect(TerminalText.decodingHTMLEntities("Q&amp;A &lt;b&gt; &quot;x&quot; it&#39;s &#x27;y&#x27;") == "Q&A <b> \"x\" it's 'y'")
+        #expect(TerminalText.decodingHTMLEntities("AT&T & co; &unknown; &#xZZ;") == "AT&T & co; &unknown; &#xZZ;")
+        #expect(TerminalText.decodingHTMLEntities("&amp;amp;") == "&amp;")
+        // An entity that spells an escape is decoded, then removed with what it introduces.
+        #expect(TerminalText.sanitise(TerminalText.decodingHTMLEntities("a&#27;[31mred")) == "ared")
+    }
+
+    @Test func paragraphsKeepTheirBreaksAndLoseEverythingElse() {
+        let lines = TerminalText.sanitiseParagraphs("first \u{1B}[1mline\r\n\n\n\nsecond\u{202E}\n\n")
+        #expect(lines == ["first line", "", "second"])
+    }
+
+    @Test func wrappingFitsTheWidthInCells() {
+        let lines = TerminalText.wrap("日本語 の タイトル is a title with words", toWidth: 12)
+        #expect(lines.allSatisfy { TerminalText.width($0) <= 12 })
+        #expect(lines.joined(separator: " ") == "日本語 の タイトル is a title with words")
+        #expect(TerminalText.wrap(String(repeating: "x", count: 30), toWidth: 10) == [String(repeating: "x", count: 9) + "…"])
+    }
 }

@@ -40,6 +40,7 @@ public enum Fixtures {
             let parts = path.dropFirst("/api/".count).split(separator: "/").map(String.init)
             var file: String?
             switch (parts.first, parts.count) {
+            case (nil, 0): file = "root.json"
             case ("people", 2) where parts[1] == "1": file = "people_1.json"
             case ("films", 2) where parts[1] == "1": file = "films_1.json"
             case (_, 2) where SWAPINames.contains(parts[0]): file = "people_9999_not_found.json"

@@ -58,7 +58,8 @@ public final class TestServer: Sendable {
     public var requests: [Request] { recorded.withLockedValue { $0 } }
 
     /// Starts a server that answers with `handler`.
-    public init(_ handler: @escaping Handler) async throws {
+    /// - Parameter port: the port to listen on; 0 (the default) lets the system choose a free one.
+    public init(port requestedPort: Int = 0, _ handler: @escaping Handler) async throws {
         let recorded = self.recorded
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -67,7 +68,7 @@ public final class TestServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(Connection(handler: handler, recorded: recorded))
                 }
             }
-        channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        channel = try await bootstrap.bind(host: "127.0.0.1", port: requestedPort).get()
         port = channel.localAddress?.port ?? 0
     }
 

@@ -184,6 +184,8 @@ extension ReaderError: CustomStringConvertible {
 enum HTTPStatusName {
     static func phrase(for status: Int) -> String {
         switch status {
+        case 200: "OK"
+        case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Ages as people say them: `42 s`, `5 min`, `3 h`, `2 days`.
+/// Ages as people say them: `42 s`, `5 min`, `3 h`, `2 days`, `4 months`, `3 years`.
 public enum RelativeAge {
     /// Describes `seconds` briefly.
     public static func describe(seconds: Int) -> String {
@@ -9,7 +9,10 @@ public enum RelativeAge {
         case ..<3600: "\(seconds / 60) min"
         case ..<86_400: "\(seconds / 3600) h"
         case ..<(86_400 * 2): "1 day"
-        default: "\(seconds / 86_400) days"
+        case ..<(86_400 * 60): "\(seconds / 86_400) days"
+        case ..<(86_400 * 365): "\(seconds / (86_400 * 30)) months"
+        case ..<(86_400 * 730): "1 year"
+        default: "\(seconds / (86_400 * 365)) years"
         }
     }
 

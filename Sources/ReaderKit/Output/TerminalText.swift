@@ -15,6 +15,7 @@ public enum TerminalText {
         var scalars = String(text).unicodeScalars.makeIterator()
         var lastWasSpace = false
         var kept = 0
+        var previous: Unicode.Scalar?
         while let scalar = scalars.next() {
             if scalar == "\u{1B}" || scalar == "\u{9B}" {
                 skipEscapeSequence(startingWith: scalar, in: &scalars)
@@ -25,7 +26,10 @@ public enum TerminalText {
                 if !lastWasSpace && !output.isEmpty { output.append(" "); lastWasSpace = true }
                 continue
             }
-            guard isVisible(scalar) else { continue }
+            // A zero-width joiner is kept only inside an emoji sequence (👩‍💻), where it draws one glyph.
+            guard isVisible(scalar) || (scalar == "\u{200D}" && previous.map(isEmojiPart) == true)
+            else { continue }
+            previous = scalar
             if kept >= maxLength { output.append("…"); break }
             output.append(scalar)
             kept += 1
@@ -34,6 +38,12 @@ public enum TerminalText {
         var result = String(output)
         while result.hasSuffix(" ") { result.removeLast() }
         return result
+    }
+
+    /// An emoji, or the variation selector that asks for emoji presentation (❤️): what a
+    /// zero-width joiner may follow.
+    private static func isEmojiPart(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0F || (scalar.value > 0xFF && scalar.properties.isEmoji)
     }
 
     /// Whether a scalar may reach the terminal as it is.
