@@ -17,6 +17,9 @@ struct ByteCount: ExpressibleByArgument, Equatable {
         bytes = Int(value)
     }
 
+    /// How `--help` shows a default: `100MB`.
+    var defaultValueDescription: String { Self.describe(bytes).replacingOccurrences(of: " ", with: "") }
+
     /// `1.2 MB`, `512 KB`, `80 B`.
     static func describe(_ bytes: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]

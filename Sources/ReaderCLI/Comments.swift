@@ -2,11 +2,7 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-extension Reddit.CommentSort: ExpressibleByArgument {
-    public init?(argument: String) { self.init(name: argument) }
-    public var defaultValueDescription: String { name }
-    public static var allValueStrings: [String] { allCases.map(\.name) }
-}
+extension Reddit.CommentSort: ExpressibleByArgument {}
 
 extension Reader {
     struct Comments: AsyncParsableCommand {
@@ -25,7 +21,7 @@ extension Reader {
         @Argument(help: ArgumentHelp("The post: its id (2xmo63), its fullname (t3_2xmo63) or its URL.", valueName: "post"))
         var post: String
 
-        @Option(help: "best, top, new, controversial or old.")
+        @Option(help: "How comments are ordered.")
         var sort: Reddit.CommentSort = .best
 
         @Option(help: ArgumentHelp("Levels of replies to show, from 1 to 10 (default: as many as Reddit sends).", valueName: "n"))
@@ -84,6 +80,8 @@ enum CommentTree {
         for thing in things {
             switch thing {
             case .comment(let comment):
+                // A blank line between threads, so each reads as one.
+                if depth == 0, !lines.isEmpty { lines.append("") }
                 let age = RelativeAge.describe(seconds: Int(now.timeIntervalSince(comment.createdUTC)))
                 lines.append(indent + style.cyan("u/" + clean(comment.author)) + style.dim(" · \(Compact.number(comment.score)) points · \(age) ago"))
                 lines += paragraphs(comment.body, indent: indent + "  ", width: width)

@@ -25,10 +25,10 @@ extension Reader {
         @Option(help: ArgumentHelp("A user whose submissions to list, instead of a subreddit (spez or u/spez).", valueName: "name"))
         var user: String?
 
-        @Option(help: "hot, new, top, rising or controversial (for a user: new unless given).")
+        @Option(help: "How posts are sorted (default: hot; new for --user).")
         var sort: Reddit.Sort?
 
-        @Option(help: "With top or controversial: hour, day, week, month, year or all.")
+        @Option(help: "The period, with --sort top or controversial.")
         var time: Reddit.TimeRange?
 
         @Option(help: "How many posts a page, from 1 to 100.")

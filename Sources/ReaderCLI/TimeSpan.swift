@@ -25,4 +25,20 @@ struct TimeSpan: ExpressibleByArgument, Equatable {
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
+
+    /// How `--help` shows a default: `20s`, `30d`, `500ms`.
+    var defaultValueDescription: String {
+        let milliseconds = Int64(duration.inSecondsForHelp * 1000)
+        for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        where milliseconds >= size && milliseconds % size == 0 {
+            return "\(milliseconds / size)\(unit)"
+        }
+        return "\(milliseconds)ms"
+    }
+}
+
+extension Duration {
+    fileprivate var inSecondsForHelp: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }

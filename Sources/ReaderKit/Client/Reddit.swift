@@ -20,16 +20,10 @@ public enum Reddit {
 
     /// How a post's comments are ordered.
     public enum CommentSort: String, Sendable, CaseIterable, Codable {
-        case best = "confidence", top, new, controversial, old
+        case best, top, new, controversial, old
 
-        /// The name people type: `best` (Reddit calls it `confidence` on the wire).
-        public var name: String { self == .best ? "best" : rawValue }
-
-        /// Reads `best`, `top`, `new`, `controversial` or `old`.
-        public init?(name: String) {
-            guard let sort = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
-            self = sort
-        }
+        /// The value Reddit reads: best is `confidence` on the wire.
+        public var wireValue: String { self == .best ? "confidence" : rawValue }
     }
 
     /// The most posts or comments Reddit returns in one request.
@@ -82,7 +76,7 @@ public enum Reddit {
     public static func comments(post: String, sort: CommentSort = .best, depth: Int? = nil,
                                 limit: Int? = nil) throws(ReaderError) -> Endpoint<RedditCommentPage> {
         let id = try postID(post)
-        var query = [URLQueryItem(name: "sort", value: sort.rawValue)]
+        var query = [URLQueryItem(name: "sort", value: sort.wireValue)]
         if let depth {
             guard (1...maximumDepth).contains(depth) else {
                 throw .invalidArgument("--depth must be from 1 to \(maximumDepth), got \(depth)")
