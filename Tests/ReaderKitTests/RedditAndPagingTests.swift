@@ -103,7 +103,8 @@ import TestSupport
         let endpoints = try (1...12).map { try SWAPI.resource(Planet.self, id: $0) }
         let results = await client.loadConcurrently(endpoints)
         #expect(try results.map { try $0.get().value.url } == (1...12).map { "https://swapi.dev/api/planets/\($0)/" })
-        #expect(inFlight.maximum <= 3 && inFlight.maximum >= 2)
+        // The bound is a promise; how much overlap a loaded machine shows is not (bench/ measures it).
+        #expect(inFlight.maximum <= 3)
         await client.shutdown()
         await server.shutdown()
     }
