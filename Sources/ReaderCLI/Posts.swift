@@ -91,7 +91,7 @@ extension Reader {
             }
             return Table(columns: [
                 .init(title: "SCORE", alignRight: true), .init(title: "COMMENTS", alignRight: true),
-                .init(title: "AGE", alignRight: true), .init(title: "SUBREDDIT"), .init(title: "AUTHOR"),
+                .init(title: "AGE", alignRight: true), .init(title: "SUBREDDIT", maximumWidth: 16), .init(title: "AUTHOR", maximumWidth: 16),
                 .init(title: "ID"), .init(title: "TITLE", flexible: true),
             ], rows: rows)
         }

@@ -8,6 +8,9 @@ struct Table {
         var alignRight = false
         /// The column that shrinks (with an ellipsis) when the terminal is narrow.
         var flexible = false
+        /// The most cells the column takes on a terminal, so that a long name cannot squeeze the
+        /// flexible column (a title) to nothing; longer cells end with an ellipsis.
+        var maximumWidth: Int?
     }
 
     var columns: [Column]
@@ -19,6 +22,11 @@ struct Table {
         let cells = rows.map { $0.map { TerminalText.sanitise($0, maxLength: 1000) } }
         var widths = columns.indices.map { index in
             max(TerminalText.width(columns[index].title), cells.map { TerminalText.width($0[index]) }.max() ?? 0)
+        }
+        if width != nil {
+            for (index, column) in columns.enumerated() {
+                if let maximum = column.maximumWidth { widths[index] = min(widths[index], max(maximum, TerminalText.width(column.title))) }
+            }
         }
         if let width, let flexible = columns.firstIndex(where: \.flexible) {
             let others = widths.enumerated().filter { $0.offset != flexible }.map(\.element).reduce(0, +)
