@@ -48,17 +48,23 @@ extension SWAPICommand {
             return
         }
         let page = query.page ?? 1
-        try await CommandRunner.run(try SWAPI.list(Resource.self, page: query.page, search: query.search), options: options,
-                                    jsonItems: { raw in .list(raw["results"]?.arrayValue ?? [], meta: [
-                                        "count": raw["count"] ?? .null, "page": .integer(Int64(page)),
-                                        "has_next": .bool(raw["next"].map { $0 != .null } ?? false),
-                                    ]) }, render: { list in
+        let search = query.search
+        let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+            try await client.loadList(Resource.self, page: query.page, search: search, options: options.loadOptions)
+        }
+        CommandRunner.write([loaded], options: options, jsonItems: { raw in
+            .list(raw["results"]?.arrayValue ?? [], meta: [
+                "count": raw["count"] ?? .null, "page": .integer(Int64(page)),
+                "has_next": .bool(raw["next"].map { $0 != .null } ?? false),
+            ])
+        }) { lists in
+            let list = lists[0]
             let table = Self.table(list.results)
             let pages = max(1, (list.count + 9) / 10)
             var footer = "page \(page) of \(pages), \(list.count) in all"
             if list.next != nil { footer += "; next: --page \(page + 1), or --all" }
             return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: options.style), footer)
-        })
+        }
     }
 }
 

@@ -39,6 +39,17 @@ import TestSupport
         }
         let films = try reader.run("films", "1", "--offline")
         #expect(films.stdout.contains("Luke Skywalker") && films.stdout.contains("Tatooine"))
+
+        // A search never made online is answered from the synced collection, as SWAPI would.
+        let search = try reader.run("planets", "--search", "TAT", "--offline", "--json")
+        #expect(search.status == 0, "\(search.stderr)")
+        let names = (search.json?["items"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["Tatooine", "Tatooine 11", "Tatooine 21", "Tatooine 31", "Tatooine 41", "Tatooine 51"])
+        #expect((search.json?["meta"] as? [String: Any])?["count"] as? Int == 6)
+        let all = try reader.run("people", "--search", "skywalker", "--all", "--offline")
+        #expect(all.status == 0 && all.stdout.contains("Luke Skywalker") && all.stderr.contains("in all"))
+        let nothing = try reader.run("films", "--search", "no such film", "--offline")
+        #expect(nothing.status == 0 && nothing.stdout == "nothing found\n")
     }
 
     @Test func aSecondSyncAsksForNothingFresh() async throws {

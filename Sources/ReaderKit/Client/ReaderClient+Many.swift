@@ -83,7 +83,15 @@ extension ReaderClient {
         }
         let first: Loaded<SWAPIPage<Resource>>
         do { first = try await load(try endpoint(1), options: options) }
-        catch let failure as LoadFailure { throw failure }
+        catch let failure as LoadFailure {
+            // Offline, a search never made is answered from the cached collection, all at once.
+            if options.cacheMode == .offline, let search, case .cache(let cacheFailure) = failure.error, cacheFailure.reason == .notCached,
+               let url = try? endpoint(1).url(in: configuration.services),
+               let local = try? await searchCachedCollection(Resource.self, for: search, page: 1, pageSize: nil, url: url) {
+                return [local]
+            }
+            throw failure
+        }
         catch { throw LoadFailure(error: error as? ReaderError ?? .bug("\(error)"), decision: .alert) }
         let pageCount = SWAPI.pageCount(of: first.value)
         progress?(LoadProgress(completed: 1, total: pageCount))
@@ -161,4 +169,57 @@ public struct LinkedNames: Sendable, Equatable {
     public var failures: [String: ErrorCode] = [:]
 
     public init() {}
+}
+
+extension ReaderClient {
+    /// A page of a SWAPI collection or search, as ``load(_:options:)`` loads it, except that an
+    /// offline search that was never cached is answered from the cached collection (after
+    /// `reader sync swapi`, every page is there), matching names and titles as SWAPI does:
+    /// case-insensitively, anywhere in the text.
+    /// - Throws: ``LoadFailure``: the search's own failure when the collection is not cached whole.
+    public func loadList<Resource: SWAPIResource>(
+        _ type: Resource.Type, page: Int? = nil, search: String? = nil, options: LoadOptions = LoadOptions()
+    ) async throws(LoadFailure) -> Loaded<SWAPIPage<Resource>> {
+        let endpoint: Endpoint<SWAPIPage<Resource>>
+        do { endpoint = try SWAPI.list(Resource.self, page: page, search: search) }
+        catch { throw LoadFailure(error: error, decision: .alert) }
+        do {
+            return try await load(endpoint, options: options)
+        } catch let failure {
+            guard options.cacheMode == .offline, let search, case .cache(let cacheFailure) = failure.error,
+                  cacheFailure.reason == .notCached,
+                  let local = try? await searchCachedCollection(Resource.self, for: search, page: page ?? 1, pageSize: 10,
+                                                                url: endpoint.url(in: configuration.services))
+            else { throw failure }
+            return local
+        }
+    }
+
+    private func searchCachedCollection<Resource: SWAPIResource>(
+        _ type: Resource.Type, for search: String, page: Int, pageSize: Int?, url: URL
+    ) async throws(LoadFailure) -> Loaded<SWAPIPage<Resource>> {
+        let pages = try await loadAllPages(Resource.self, options: LoadOptions(cacheMode: .offline))
+        let needle = search.trimmingCharacters(in: .whitespaces).lowercased()
+        var matches: [(value: Resource, raw: JSONValue)] = []
+        for loaded in pages {
+            let raw = (try? JSONDecoder().decode(JSONValue.self, from: loaded.body))?["results"]?.arrayValue ?? []
+            for (value, rawItem) in zip(loaded.value.results, raw) where value.displayName.lowercased().contains(needle) {
+                matches.append((value, rawItem))
+            }
+        }
+        let size = pageSize ?? max(1, matches.count)
+        let shown = Array(matches.dropFirst((page - 1) * size).prefix(size))
+        let hasNext = page * size < matches.count
+        let body = JSONValue.object([
+            "count": .integer(Int64(matches.count)), "next": hasNext ? .string("page=\(page + 1)") : .null,
+            "previous": page > 1 ? .string("page=\(page - 1)") : .null, "results": .array(shown.map(\.raw)),
+        ])
+        guard var metadata = LoadMetadata.combining(pages.map(\.metadata)) else {
+            throw LoadFailure(error: .bug("no pages for a cached search"), decision: .alert)
+        }
+        metadata.url = url.absoluteString
+        let value = SWAPIPage(count: matches.count, next: hasNext ? "page=\(page + 1)" : nil,
+                              previous: page > 1 ? "page=\(page - 1)" : nil, results: shown.map(\.value))
+        return Loaded(value: value, body: (try? JSONEncoder().encode(body)) ?? Data(), metadata: metadata)
+    }
 }
