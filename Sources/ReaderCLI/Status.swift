@@ -32,6 +32,7 @@ extension Reader {
             async let swapi = client.checkConnectivity(of: .swapi)
             async let reddit = client.checkConnectivity(of: .reddit)
             let checks = await [swapi, reddit]
+            let token = await client.redditTokenStatus()
             let cache: Result<CacheStatistics, ReaderError>
             do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
             await client.shutdown()
@@ -47,9 +48,12 @@ extension Reader {
                     "services": (try? JSONValue(encoding: checks)) ?? .null,
                     "reachable": .bool(checks.allSatisfy(\.isReachable)),
                     "cache": cacheJSON,
+                    // Whether a token is held and until when; never the token.
+                    "reddit_token": token.map { .object(["held": .bool($0.held),
+                                                          "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null,
                 ]))
             } else {
-                output.writeLine(Self.render(checks, cache: cache, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
+                output.writeLine(Self.render(checks, cache: cache, token: token, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
                                  to: .standardOutput)
             }
             if let failure = checks.lazy.compactMap(\.failure).first {
@@ -57,7 +61,8 @@ extension Reader {
             }
         }
 
-        static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>, style: Style) -> String {
+        static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>,
+                           token: (held: Bool, expiresAt: Date?)?, style: Style) -> String {
             var rows: [[String]] = []
             for check in checks {
                 for step in ConnectivityCheck.Step.allCases {
@@ -91,7 +96,12 @@ extension Reader {
             case .failure(let error):
                 cacheLine = "cache   error \(error.code): \(error.message)"
             }
-            return rendered + "\n\n" + cacheLine
+            let tokenLine = switch token {
+            case nil: "reddit  read anonymously (no READER_REDDIT_CLIENT_ID)"
+            case let (true, expiresAt?)?: "reddit  app token held, expires \(RelativeAge.describe(moment: expiresAt))"
+            default: "reddit  app identity set; no token held yet (one is obtained on the next Reddit read)"
+            }
+            return rendered + "\n\n" + tokenLine + "\n" + cacheLine
         }
     }
 }

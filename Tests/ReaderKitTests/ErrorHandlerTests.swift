@@ -160,4 +160,24 @@ import Testing
             #expect(servesStale == (code == 408 || code == 429 || (500...599).contains(code)), "status \(code)")
         }
     }
+
+    @Test func a401WithATokenResetsItOnceThenAlerts() {
+        let handler = ErrorHandler()
+        let unauthorized = ReaderError.status(StatusFailure(status: 401, url: "https://oauth.reddit.com/hot", api: .reddit))
+        #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true)) == .reset(.renewToken, then: .retry(after: .zero)))
+        #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true, tokenWasRenewed: true)) == .alert)
+        #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true, usesToken: true, tokenWasRenewed: true))
+                == .reset(.deleteCachedCopy, then: .alert))
+        #expect(handler.decide(unauthorized, in: ErrorContext()) == .alert)
+        let refused = ReaderError.authentication(AuthenticationFailure(status: 401, serverError: nil, installedApp: false))
+        #expect(handler.decide(refused, in: ErrorContext(hasCachedCopy: true, usesToken: true)) == .alert)
+        #expect(refused.code.description == "R1004" && refused.exitCode == .noPermission)
+    }
+
+    @Test func credentialsNeverShowTheirSecret() {
+        let credentials = RedditCredentials(clientID: "id", clientSecret: "s3cr3t")
+        #expect(!"\(credentials)".contains("s3cr3t") && !String(reflecting: credentials).contains("s3cr3t"))
+        let token = RedditToken(accessToken: "t0k3n", expiresAt: Date(), clientID: "id")
+        #expect(!"\(token)".contains("t0k3n") && !String(reflecting: token).contains("t0k3n"))
+    }
 }

@@ -13,6 +13,8 @@ public final class TestServer: Sendable {
         /// The path with its query, such as `/api/films/?page=2`.
         public var target: String
         public var headers: [String: String]
+        /// The body, when the request announced one with Content-Length (a POST's form).
+        public var body: [UInt8] = []
 
         public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
         public var query: [String: String] {
@@ -94,7 +96,6 @@ public final class TestServer: Sendable {
             guard !answered else { return }
             buffer += Array(unwrapInboundIn(data).readableBytesView)
             guard let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
-            answered = true
             let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
             let requestLine = head.first?.split(separator: " ") ?? []
             var headers: [String: String] = [:]
@@ -102,8 +103,12 @@ public final class TestServer: Sendable {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
+            let length = min(Int(headers["content-length"] ?? "0") ?? 0, 1 << 20)
+            guard buffer.count >= end.upperBound + length else { return }
+            answered = true
             let request = Request(method: requestLine.first.map(String.init) ?? "",
-                                  target: requestLine.dropFirst().first.map(String.init) ?? "/", headers: headers)
+                                  target: requestLine.dropFirst().first.map(String.init) ?? "/", headers: headers,
+                                  body: Array(buffer[end.upperBound..<(end.upperBound + length)]))
             recorded.withLockedValue { $0.append(request) }
             reply(handler(request), context: context)
         }

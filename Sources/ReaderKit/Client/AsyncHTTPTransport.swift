@@ -43,7 +43,8 @@ public struct AsyncHTTPTransport: HTTPTransport {
     public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse {
         let host = request.url.host ?? request.url.absoluteString
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = .GET
+        outgoing.method = request.method == .post ? .POST : .GET
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if outgoing.headers["Accept-Encoding"].isEmpty { outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
         let client = self.client

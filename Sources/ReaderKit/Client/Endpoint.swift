@@ -27,7 +27,8 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
     public func url(in configuration: ServiceConfiguration) -> URL {
         var text = configuration.baseURL(for: api).absoluteString
         if !text.hasSuffix("/") { text += "/" }
-        text += path
+        // The OAuth host serves the same listings without the `.json` the public site needs.
+        text += api == .reddit && configuration.redditCredentials != nil && path.hasSuffix(".json") ? String(path.dropLast(5)) : path
         let encoded = query.map { "\(Self.percentEncode($0.name))=\(Self.percentEncode($0.value ?? ""))" }
         if !encoded.isEmpty { text += "?" + encoded.joined(separator: "&") }
         // Every part was percent-encoded above, so this cannot fail for a valid base URL.

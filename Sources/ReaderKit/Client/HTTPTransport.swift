@@ -13,6 +13,8 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByDictionaryLiteral,
     }
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    /// Removes every field named `name`, case-insensitively.
+    public mutating func remove(_ name: String) { fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame } }
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
@@ -20,14 +22,20 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByDictionaryLiteral,
     }
 }
 
-/// A GET as the transport sends it.
+/// A request as the transport sends it: a GET, or a POST with a form (the OAuth token request).
 public struct HTTPRequest: Sendable, Equatable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    public var method: Method
     public var url: URL
     public var headers: HeaderFields
+    public var body: Data?
 
-    public init(url: URL, headers: HeaderFields = [:]) {
+    public init(method: Method = .get, url: URL, headers: HeaderFields = [:], body: Data? = nil) {
+        self.method = method
         self.url = url
         self.headers = headers
+        self.body = body
     }
 }
 

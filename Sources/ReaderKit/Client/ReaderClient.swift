@@ -142,9 +142,9 @@ public actor ReaderClient {
     /// Notices of this client's loads (stale data, cache trouble), each once.
     public let notices = NoticeBoard()
     private let handler: ErrorHandler
-    private let logger: Logger
+    let logger: Logger
     private let sleep: @Sendable (Duration) async throws -> Void
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private var transport: (any HTTPTransport)?
     private var cacheState: CacheState = .unopened
     private var opening: Task<ResponseCache?, Never>?
@@ -152,6 +152,8 @@ public actor ReaderClient {
     private var replacedDamagedCache = false
     /// The rate limits last announced, per API; read from the cache on first use.
     private var rateLimits: [API: RateLimitState?] = [:]
+    /// Reddit's bearer token for this run, once obtained or read from the store.
+    var redditToken: RedditToken?
 
     private enum CacheState {
         case unopened
@@ -216,6 +218,8 @@ public actor ReaderClient {
         }
 
         let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
+        let usesToken = endpoint.api == .reddit && configuration.services.redditCredentials != nil
+        var tokenWasRenewed = false
         var attempt = 0
         while true {
             attempt += 1
@@ -234,13 +238,19 @@ public actor ReaderClient {
             }
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline),
-                                       waitsForConnectivity: options.waitForConnectivity)
+                                       waitsForConnectivity: options.waitForConnectivity,
+                                       usesToken: usesToken, tokenWasRenewed: tokenWasRenewed)
             var decision = handler.decide(error, in: context)
             logger.debug("request failed", metadata: [
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
             ])
             if case .reset(.deleteCachedCopy, let then) = decision {
                 await write { (cache) throws(CacheFailure) in try cache.deleteEntry(forKey: key) }
+                decision = then
+            }
+            if case .reset(.renewToken, let then) = decision {
+                discardRedditToken()
+                tokenWasRenewed = true
                 decision = then
             }
             switch decision {
@@ -342,9 +352,16 @@ public actor ReaderClient {
     func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
         let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
-        let headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
+        var headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
         var current = url
         for _ in 0...configuration.maximumRedirects {
+            if api == .reddit, configuration.services.redditCredentials != nil {
+                // The token goes only to the OAuth host, never to where a redirect points.
+                headers.remove("Authorization")
+                if current.host == configuration.services.redditOAuthBaseURL.host {
+                    headers.add("Authorization", "bearer " + (try await redditBearerToken(deadline: deadline)))
+                }
+            }
             try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline)
             logger.debug("GET", metadata: ["request.url": "\(current)"])
             let response: HTTPResponse
@@ -397,7 +414,7 @@ public actor ReaderClient {
         await write { (cache) throws(CacheFailure) in try cache.recordUse(use, api: api, key: key, at: now) }
     }
 
-    private func transportForUse() -> any HTTPTransport {
+    func transportForUse() -> any HTTPTransport {
         if let transport { return transport }
         let made = AsyncHTTPTransport(connectTimeout: configuration.timeout, maximumBodySize: configuration.maximumBodySize)
         transport = made

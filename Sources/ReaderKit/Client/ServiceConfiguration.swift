@@ -7,27 +7,42 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The Reddit base, `https://www.reddit.com` unless `READER_REDDIT_URL` says otherwise.
     public var redditBaseURL: URL
 
+    /// Where Reddit is read with a bearer token, `https://oauth.reddit.com` unless
+    /// `READER_REDDIT_OAUTH_URL` says otherwise; used only with ``redditCredentials``.
+    public var redditOAuthBaseURL: URL
+    /// A Reddit app's identity; nil reads Reddit anonymously.
+    public var redditCredentials: RedditCredentials?
+
     public static let defaultSWAPIURL = URL(string: "https://swapi.dev/api")!
     public static let defaultRedditURL = URL(string: "https://www.reddit.com")!
+    public static let defaultRedditOAuthURL = URL(string: "https://oauth.reddit.com")!
 
-    public init(swapiBaseURL: URL = defaultSWAPIURL, redditBaseURL: URL = defaultRedditURL) {
+    public init(swapiBaseURL: URL = defaultSWAPIURL, redditBaseURL: URL = defaultRedditURL,
+                redditOAuthBaseURL: URL = defaultRedditOAuthURL, redditCredentials: RedditCredentials? = nil) {
         self.swapiBaseURL = swapiBaseURL
         self.redditBaseURL = redditBaseURL
+        self.redditOAuthBaseURL = redditOAuthBaseURL
+        self.redditCredentials = redditCredentials
     }
 
-    /// Reads `READER_SWAPI_URL` and `READER_REDDIT_URL`.
-    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a value is not an http(s) URL with a host.
+    /// Reads `READER_SWAPI_URL`, `READER_REDDIT_URL`, `READER_REDDIT_OAUTH_URL`,
+    /// `READER_REDDIT_CLIENT_ID` and `READER_REDDIT_CLIENT_SECRET`.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a URL is not http(s) with a host, or
+    ///   a credential cannot be one (the message names the variable, never its value if secret).
     public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
         ServiceConfiguration(
             swapiBaseURL: try baseURL(environment["READER_SWAPI_URL"], variable: "READER_SWAPI_URL", default: defaultSWAPIURL),
-            redditBaseURL: try baseURL(environment["READER_REDDIT_URL"], variable: "READER_REDDIT_URL", default: defaultRedditURL))
+            redditBaseURL: try baseURL(environment["READER_REDDIT_URL"], variable: "READER_REDDIT_URL", default: defaultRedditURL),
+            redditOAuthBaseURL: try baseURL(environment["READER_REDDIT_OAUTH_URL"], variable: "READER_REDDIT_OAUTH_URL",
+                                            default: defaultRedditOAuthURL),
+            redditCredentials: try RedditCredentials.fromEnvironment(environment))
     }
 
-    /// The base URL for `api`.
+    /// The base URL for `api`: for Reddit with credentials, the OAuth host.
     public func baseURL(for api: API) -> URL {
         switch api {
         case .swapi: swapiBaseURL
-        case .reddit: redditBaseURL
+        case .reddit: redditCredentials == nil ? redditBaseURL : redditOAuthBaseURL
         }
     }
 

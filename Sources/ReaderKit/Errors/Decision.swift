@@ -27,6 +27,8 @@ public indirect enum Decision: Sendable, Equatable, CustomStringConvertible {
         case deleteCachedCopy = "delete_cached_copy"
         /// Move the cache file aside (never deleted) and start a new one.
         case replaceCacheFile = "replace_cache_file"
+        /// Discard the bearer token (in memory and stored) and obtain a new one.
+        case renewToken = "renew_token"
     }
 
     /// The decision's name as `--json` reports it: `ignore`, `alert`, `retry` or `reset`.
@@ -82,10 +84,17 @@ public struct ErrorContext: Sendable, Equatable {
     /// Whether the user asked to wait for the service to become reachable (`--wait`): then a
     /// failure to reach it is retried for as long as the deadline allows.
     public var waitsForConnectivity: Bool
+    /// Whether the request carried a bearer token (Reddit with an app identity).
+    public var usesToken: Bool
+    /// Whether the token was already renewed for this request: a renewal is tried once.
+    public var tokenWasRenewed: Bool
 
     public init(mode: Mode = .interactive, hasCachedCopy: Bool = false, cachedCopyIsServable: Bool = true,
-                attempt: Int = 1, remaining: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false) {
+                attempt: Int = 1, remaining: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false,
+                usesToken: Bool = false, tokenWasRenewed: Bool = false) {
         self.waitsForConnectivity = waitsForConnectivity
+        self.usesToken = usesToken
+        self.tokenWasRenewed = tokenWasRenewed
         self.mode = mode
         self.hasCachedCopy = hasCachedCopy
         self.cachedCopyIsServable = cachedCopyIsServable

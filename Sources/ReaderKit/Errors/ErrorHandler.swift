@@ -43,7 +43,7 @@ public struct ErrorHandler: Sendable {
     /// - Returns: the decision; ``Decision/retry(after:)`` only while the retry policy allows.
     public func decide(_ error: ReaderError, in context: ErrorContext) -> Decision {
         switch error {
-        case .invalidArgument, .invalidConfiguration, .bug:
+        case .invalidArgument, .invalidConfiguration, .authentication, .bug:
             return .alert
         case .cache(let failure):
             switch failure.reason {
@@ -53,6 +53,12 @@ public struct ErrorHandler: Sendable {
             }
         case .transport, .status, .contentType, .decoding, .rateLimited:
             break
+        }
+
+        // A token Reddit no longer takes is state, not an error: discard it, get a new one, and
+        // try once more. A second 401 is the app's credentials, and is shown.
+        if case .status(let failure) = error, failure.status == 401, context.usesToken, !context.tokenWasRenewed {
+            return .reset(.renewToken, then: .retry(after: .zero))
         }
 
         if let delay = retryPolicy.delay(before: error, in: context) {

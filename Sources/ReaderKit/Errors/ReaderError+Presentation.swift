@@ -15,6 +15,7 @@ extension ReaderError {
         case .decoding(let failure): ErrorCode(.decoding, failure.reason.rawValue)
         case .cache(let failure): ErrorCode(.cache, failure.reason.rawValue)
         case .rateLimited: ErrorCode(.request, 1003)
+        case .authentication: ErrorCode(.request, 1004)
         case .bug: ErrorCode(.bug, 1001)
         }
     }
@@ -42,6 +43,7 @@ extension ReaderError {
         case .decoding: .dataError
         case .cache(let failure): failure.reason == .notCached || failure.reason == .tooOld ? .unavailable : .software
         case .rateLimited: .temporaryFailure
+        case .authentication: .noPermission
         case .bug: .software
         }
     }
@@ -99,6 +101,9 @@ extension ReaderError {
             }
         case .rateLimited(let failure):
             return "\(TerminalText.sanitise(failure.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
+        case .authentication(let failure):
+            return "Reddit refused reader's app credentials (the token endpoint answered \(failure.status)"
+                + (failure.serverError.map { ", \"\($0)\"" } ?? "") + ")"
         case .bug(let text):
             return "internal error: \(text)"
         }
@@ -139,6 +144,10 @@ extension ReaderError {
             }
         case .rateLimited:
             return "try again after the reset, or allow a longer wait with --max-wait"
+        case .authentication(let failure):
+            return failure.installedApp
+                ? "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"
+                : "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"
         case .bug:
             return "this is a bug; please report it with code \(code)"
         }
@@ -167,6 +176,8 @@ extension ReaderError {
         case .cache(let failure): "\(failure.path): \(failure.detail)"
         case .rateLimited(let failure):
             "\(failure.api.rawValue): X-Ratelimit-Remaining 0 until \(failure.resetAt.formatted(.iso8601))"
+        case .authentication(let failure):
+            "POST api/v1/access_token → \(failure.status)"
         }
     }
 }

@@ -31,6 +31,8 @@ public enum ReaderError: Error, Sendable {
     /// The API's rate limit is used up and resets later than reader may wait: the request was not
     /// sent (`R1003`), so that the limit is not hammered.
     case rateLimited(RateLimitFailure)
+    /// Reddit's token endpoint refused the app's credentials (R1004).
+    case authentication(AuthenticationFailure)
     /// An internal invariant broke.
     case bug(String)
 }
@@ -212,5 +214,21 @@ public struct RateLimitFailure: Sendable, Equatable {
         self.api = api
         self.host = host
         self.resetAt = resetAt
+    }
+}
+
+/// Reddit's token endpoint refused the app's id or secret.
+public struct AuthenticationFailure: Sendable, Equatable {
+    /// The token endpoint's status (401 or 400; 200 when it answered with an error body).
+    public var status: Int
+    /// Reddit's own error word, such as `invalid_grant`, sanitised.
+    public var serverError: String?
+    /// Whether the credentials are an installed app's (a client id without a secret).
+    public var installedApp: Bool
+
+    public init(status: Int, serverError: String?, installedApp: Bool) {
+        self.status = status
+        self.serverError = serverError
+        self.installedApp = installedApp
     }
 }

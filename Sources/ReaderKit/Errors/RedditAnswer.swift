@@ -7,6 +7,7 @@ enum RedditAnswer: Equatable {
     case quarantined(subject: String, explanation: String?)
     case forbidden(subject: String)
     case tooManyRequests
+    case unauthorized
 
     /// Reads a status failure from Reddit; nil for one that is not Reddit's or says nothing special.
     init?(_ failure: StatusFailure) {
@@ -20,6 +21,7 @@ enum RedditAnswer: Equatable {
         case (403, "quarantined"): self = .quarantined(subject: subject, explanation: failure.apiError?.explanation)
         case (403, _): self = .forbidden(subject: subject)
         case (429, _): self = .tooManyRequests
+        case (401, _): self = .unauthorized
         default: return nil
         }
     }
@@ -33,6 +35,7 @@ enum RedditAnswer: Equatable {
         case .quarantined: "quarantined"
         case .forbidden: "forbidden"
         case .tooManyRequests: "too_many_requests"
+        case .unauthorized: "unauthorized"
         }
     }
 
@@ -46,6 +49,7 @@ enum RedditAnswer: Equatable {
                 + (explanation.map { " (Reddit says \"\(TerminalText.sanitise($0, maxLength: 300))\")" } ?? "")
         case .forbidden(let subject): "Reddit refused to show \(subject) (403 Forbidden)"
         case .tooManyRequests: "Reddit says too many requests came from this address lately (429, \"whoa there, pardner!\")"
+        case .unauthorized: "Reddit refused reader's token (401 Unauthorized), also after a new one was obtained"
         }
     }
 
@@ -57,6 +61,7 @@ enum RedditAnswer: Equatable {
         case .quarantined: "it cannot be read anonymously; reader does not opt in for you"
         case .forbidden: "Reddit may block anonymous reading from this network; try later or from another network"
         case .tooManyRequests: "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
+        case .unauthorized: "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
         }
     }
 

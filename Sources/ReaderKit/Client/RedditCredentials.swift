@@ -1,0 +1,146 @@
+import Foundation
+
+/// A Reddit app's identity for application-only OAuth: its client id, and its secret unless it
+/// is an installed app. Its description never shows the secret.
+public struct RedditCredentials: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var clientID: String
+    /// The secret of a script or web app; nil for an installed app, which uses the
+    /// installed-client grant with a device id instead.
+    public var clientSecret: String?
+
+    public init(clientID: String, clientSecret: String? = nil) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+    }
+
+    /// Reads `READER_REDDIT_CLIENT_ID` and `READER_REDDIT_CLIENT_SECRET`; nil when no client id is set.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` naming the variable that cannot be a
+    ///   credential (empty, spaces, a colon, control characters), never showing a secret.
+    public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> RedditCredentials? {
+        let secret = environment["READER_REDDIT_CLIENT_SECRET"]
+        guard let id = environment["READER_REDDIT_CLIENT_ID"], !id.isEmpty else {
+            if let secret, !secret.isEmpty {
+                throw .invalidConfiguration("READER_REDDIT_CLIENT_SECRET is set but READER_REDDIT_CLIENT_ID is not: set both, or neither")
+            }
+            return nil
+        }
+        guard isCredential(id), id.count <= 100 else {
+            throw .invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: it must be printable, without spaces or ':'")
+        }
+        if let secret, !secret.isEmpty {
+            guard isCredential(secret), secret.count <= 200 else {
+                throw .invalidConfiguration("READER_REDDIT_CLIENT_SECRET is not a Reddit client secret: it must be printable, without spaces or ':'")
+            }
+            return RedditCredentials(clientID: id, clientSecret: secret)
+        }
+        return RedditCredentials(clientID: id)
+    }
+
+    /// Printable ASCII with no space and no colon, which HTTP basic auth would split on.
+    private static func isCredential(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) && $0 != ":" }
+    }
+
+    /// `Basic base64(id:secret)`, with an empty secret for an installed app.
+    var basicAuthorization: String {
+        "Basic " + Data("\(clientID):\(clientSecret ?? "")".utf8).base64EncodedString()
+    }
+
+    public var description: String {
+        "RedditCredentials(clientID: \(clientID), secret: \(clientSecret == nil ? "none (installed app)" : "set"))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+/// An application-only bearer token and when it stops working. Its description never shows it.
+public struct RedditToken: Sendable, Equatable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
+    var accessToken: String
+    public var expiresAt: Date
+    /// The client id it was issued to: a token is never used for another app.
+    public var clientID: String
+
+    /// A token is renewed this long before it expires, so it never expires mid-command.
+    public static let renewalMargin: TimeInterval = 60
+
+    /// Whether it can still be used at `now`.
+    public func isUsable(at now: Date) -> Bool {
+        expiresAt.timeIntervalSince(now) > Self.renewalMargin
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token", expiresAt = "expires_at", clientID = "client_id"
+    }
+
+    public var description: String { "RedditToken(client: \(clientID), expires: \(expiresAt.formatted(.iso8601)))" }
+    public var debugDescription: String { description }
+}
+
+/// Where the token (and an installed app's device id) is kept between runs: a JSON file only
+/// the user can read (mode 0600), written whole and renamed into place.
+struct RedditTokenStore: Sendable {
+    let path: String
+
+    private struct Contents: Codable {
+        var token: RedditToken?
+        var deviceID: String?
+
+        enum CodingKeys: String, CodingKey { case token, deviceID = "device_id" }
+    }
+
+    /// The stored token for `clientID`, if any.
+    func token(for clientID: String) -> RedditToken? {
+        guard let token = read()?.token, token.clientID == clientID else { return nil }
+        return token
+    }
+
+    func save(_ token: RedditToken) {
+        var contents = read() ?? Contents()
+        contents.token = token
+        write(contents)
+    }
+
+    func discardToken() {
+        guard var contents = read(), contents.token != nil else { return }
+        contents.token = nil
+        write(contents)
+    }
+
+    /// The installed app's device id: random, made once and kept, as Reddit asks.
+    func deviceID() -> String {
+        if let existing = read()?.deviceID, (20...30).contains(existing.count) { return existing }
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        let made = String((0..<25).map { _ in alphabet.randomElement()! })
+        var contents = read() ?? Contents()
+        contents.deviceID = made
+        write(contents)
+        return made
+    }
+
+    private func read() -> Contents? {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 64 * 1024 else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try? decoder.decode(Contents.self, from: data)
+    }
+
+    /// Writes a temporary file created 0600 (never readable by others, not even for a moment),
+    /// then renames it over the store. A store that cannot be written is not an error: the
+    /// token is fetched again next time.
+    private func write(_ contents: Contents) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        guard let data = try? encoder.encode(contents) else { return }
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        _ = fchmod(descriptor, 0o600)
+        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
+        guard written == data.count, rename(temporary, path) == 0 else { unlink(temporary); return }
+    }
+}

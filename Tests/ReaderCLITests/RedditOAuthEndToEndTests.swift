@@ -1,0 +1,183 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import TestSupport
+
+/// Application-only OAuth, end to end: one server on 127.0.0.1 plays Reddit's token endpoint and
+/// its OAuth host, and the built binary runs against it.
+@Suite struct RedditOAuthEndToEndTests {
+    static let clientID = "p-jcoLKBynTLew"
+    static let secret = "gko_LXELoV07ZBNUXrvWZfzE3aI"
+
+    /// A token endpoint and an OAuth host with switchable behaviour.
+    final class FakeReddit: Sendable {
+        struct State {
+            var issued = 0
+            var expiresIn = 3600
+            /// How many API requests, from now, answer 401 whatever the token.
+            var unauthorizedAnswers = 0
+            var refuseCredentials = false
+        }
+
+        let state = NIOLockedValueBox(State())
+        let server: TestServer
+
+        init() async throws {
+            let state = self.state
+            server = try await TestServer { request in
+                if request.path == "/api/v1/access_token" {
+                    let expected = "Basic " + Data("\(RedditOAuthEndToEndTests.clientID):\(RedditOAuthEndToEndTests.secret)".utf8).base64EncodedString()
+                    return state.withLockedValue { state in
+                        guard request.method == "POST", !state.refuseCredentials, request.headers["authorization"] == expected else {
+                            return .json(Array(#"{"message": "Unauthorized", "error": 401}"#.utf8), status: 401)
+                        }
+                        state.issued += 1
+                        return .json(Array(#"{"access_token": "token-\#(state.issued)-SECRETVALUE", "token_type": "bearer", "expires_in": \#(state.expiresIn), "scope": "*"}"#.utf8))
+                    }
+                }
+                return state.withLockedValue { state in
+                    let current = "bearer token-\(state.issued)-SECRETVALUE"
+                    if state.unauthorizedAnswers > 0 || request.headers["authorization"] != current {
+                        state.unauthorizedAnswers = max(0, state.unauthorizedAnswers - 1)
+                        return .json(Fixtures.bytes("reddit/error_401_invalid_token.json"), status: 401,
+                                     headers: [("WWW-Authenticate", #"Bearer realm="reddit", error="invalid_token""#)])
+                    }
+                    return .json(Fixtures.bytes("reddit/listing_r_popular_hot_2026.json"), headers: [
+                        ("X-Ratelimit-Remaining", "996.0"), ("X-Ratelimit-Used", "4"), ("X-Ratelimit-Reset", "11")])
+                }
+            }
+        }
+
+        var tokenRequests: [TestServer.Request] { server.requests.filter { $0.path == "/api/v1/access_token" } }
+        var apiRequests: [TestServer.Request] { server.requests.filter { $0.path != "/api/v1/access_token" } }
+    }
+
+    func reader(_ reddit: FakeReddit, secret: String? = RedditOAuthEndToEndTests.secret) -> ReaderProcess {
+        var reader = ReaderProcess(server: reddit.server)
+        reader.environment["READER_REDDIT_CLIENT_ID"] = Self.clientID
+        reader.environment["READER_REDDIT_CLIENT_SECRET"] = secret
+        reader.environment["READER_REDDIT_OAUTH_URL"] = reddit.server.baseURL
+        return reader
+    }
+
+    var tokenPath: (ReaderProcess) -> String {
+        { ($0.cachePath as NSString).deletingLastPathComponent + "/reddit-token.json" }
+    }
+
+    @Test func theFirstRunObtainsATokenAndTheNextReusesIt() async throws {
+        let reddit = try await FakeReddit()
+        let reader = reader(reddit)
+        let first = try reader.run("posts", "popular")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(reddit.tokenRequests.count == 1)
+        let grant = String(decoding: reddit.tokenRequests[0].body, as: UTF8.self)
+        #expect(grant == "grant_type=client_credentials")
+        // Read from the OAuth host, without `.json`, with the bearer token.
+        #expect(reddit.apiRequests.map(\.target) == ["/r/popular/hot?limit=25&raw_json=1"])
+        #expect(reddit.apiRequests[0].headers["authorization"] == "bearer token-1-SECRETVALUE")
+
+        // The token is kept where only the user can read it.
+        let attributes = try FileManager.default.attributesOfItem(atPath: tokenPath(reader))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let second = try reader.run("posts", "popular", "--refresh")
+        #expect(second.status == 0)
+        #expect(reddit.tokenRequests.count == 1)
+        #expect(reddit.apiRequests.count == 2)
+        await reddit.server.shutdown()
+    }
+
+    @Test func aTokenCloseToExpiryIsRenewed() async throws {
+        let reddit = try await FakeReddit()
+        reddit.state.withLockedValue { $0.expiresIn = 30 }  // within the renewal margin
+        let reader = reader(reddit)
+        #expect(try reader.run("posts", "popular").status == 0)
+        #expect(try reader.run("posts", "popular", "--refresh").status == 0)
+        #expect(reddit.tokenRequests.count == 2)
+        await reddit.server.shutdown()
+    }
+
+    @Test func a401ResetsTheTokenOnceAndRetriesOnce() async throws {
+        let reddit = try await FakeReddit()
+        let reader = reader(reddit)
+        #expect(try reader.run("posts", "popular").status == 0)
+        reddit.state.withLockedValue { $0.unauthorizedAnswers = 1 }  // the token was revoked
+        let result = try reader.run("posts", "popular", "--refresh", "--retries", "0")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("error") && !result.stderr.contains("A401"), "a reset is not an error to show: \(result.stderr)")
+        #expect(reddit.tokenRequests.count == 2)
+        #expect(reddit.apiRequests.count == 3)
+        #expect(reddit.apiRequests.last?.headers["authorization"] == "bearer token-2-SECRETVALUE")
+        await reddit.server.shutdown()
+    }
+
+    @Test func aSecond401DoesNotLoop() async throws {
+        let reddit = try await FakeReddit()
+        reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
+        let reader = reader(reddit)
+        let result = try reader.run("posts", "popular", "--json")
+        #expect(result.status == 77)
+        #expect(reddit.tokenRequests.count == 2)
+        #expect(reddit.apiRequests.count == 2)
+        #expect(result.errorJSON?["code"] as? String == "A401")
+        #expect(result.errorJSON?["reason"] as? String == "unauthorized")
+        #expect((result.errorJSON?["suggestion"] as? String)?.contains("READER_REDDIT_CLIENT_ID") == true)
+        await reddit.server.shutdown()
+    }
+
+    @Test func wrongCredentialsSayWhichVariablesToCheck() async throws {
+        let reddit = try await FakeReddit()
+        let result = try reader(reddit, secret: "wrong-secret").run("posts", "popular")
+        #expect(result.status == 77)
+        #expect(result.stderr.hasPrefix("error R1004: Reddit refused reader's app credentials (the token endpoint answered 401"))
+        #expect(result.stderr.contains("check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET"))
+        #expect(reddit.tokenRequests.count == 1 && reddit.apiRequests.isEmpty)
+        await reddit.server.shutdown()
+    }
+
+    @Test(arguments: [["READER_REDDIT_CLIENT_ID": "has space"], ["READER_REDDIT_CLIENT_SECRET": "only-a-secret"],
+                      ["READER_REDDIT_CLIENT_ID": "id", "READER_REDDIT_CLIENT_SECRET": "a:b"],
+                      ["READER_REDDIT_OAUTH_URL": "ftp://oauth"]])
+    func malformedConfigurationExits78(_ variables: [String: String]) throws {
+        var reader = ReaderProcess()
+        for (name, value) in variables { reader.environment[name] = value }
+        let result = try reader.run("posts", "popular")
+        #expect(result.status == 78)
+        #expect(!result.stderr.contains("a:b") && !result.stderr.contains("only-a-secret"))
+    }
+
+    @Test func anInstalledAppUsesTheInstalledClientGrantWithAKeptDeviceID() async throws {
+        let reddit = try await FakeReddit()
+        let reader = reader(reddit, secret: nil)
+        _ = try reader.run("posts", "popular")
+        _ = try reader.run("posts", "popular", "--refresh")
+        let grants = reddit.tokenRequests.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(grants.count >= 1)
+        #expect(grants.allSatisfy { $0.hasPrefix("grant_type=https%3A%2F%2Foauth.reddit.com%2Fgrants%2Finstalled_client&device_id=") })
+        #expect(Set(grants).count == 1, "the device id is kept between runs")
+        await reddit.server.shutdown()
+    }
+
+    @Test func theSecretAndTheTokenNeverAppearAtAnyVerbosity() async throws {
+        let reddit = try await FakeReddit()
+        let reader = reader(reddit)
+        var outputs: [ReaderProcess.Result] = []
+        for arguments in [["posts", "popular", "-v"], ["posts", "popular", "--json", "-v", "--refresh"], ["status", "-v"],
+                          ["status", "--json"]] {
+            outputs.append(try reader.run(arguments))
+        }
+        reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
+        outputs.append(try reader.run("posts", "popular", "-v", "--refresh"))
+        outputs.append(try reader.run("posts", "popular", "-v", "--json", "--refresh"))
+        reddit.state.withLockedValue { $0.refuseCredentials = true }
+        outputs.append(try reader.run("posts", "popular", "-v", "--refresh"))
+        for output in outputs {
+            for secret in [Self.secret, "SECRETVALUE", Data("\(Self.clientID):\(Self.secret)".utf8).base64EncodedString()] {
+                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+            }
+        }
+        #expect(outputs[0].stderr.contains("POST"), "the verbose log shows the token request, not its secrets")
+        #expect(outputs[2].stdout.contains("app token held, expires"))
+        await reddit.server.shutdown()
+    }
+}
