@@ -25,9 +25,24 @@ extension ReaderClient {
             redditToken = stored
             return stored.accessToken
         }
-        let token = try await fetchRedditToken(credentials, deadline: deadline)
-        redditToken = token
-        redditTokenStore?.save(token)
+        // Concurrent loads (a sync) share one request for a token rather than each asking.
+        let fetch: Task<Result<RedditToken, ReaderError>, Never>
+        if let pending = redditTokenFetch {
+            fetch = pending
+        } else {
+            fetch = Task {
+                do throws(ReaderError) { return .success(try await self.fetchRedditToken(credentials, deadline: deadline)) }
+                catch { return .failure(error) }
+            }
+            redditTokenFetch = fetch
+        }
+        let result = await fetch.value
+        if redditTokenFetch == fetch { redditTokenFetch = nil }
+        let token = try result.get()
+        if redditToken != token {
+            redditToken = token
+            redditTokenStore?.save(token)
+        }
         return token.accessToken
     }
 

@@ -154,6 +154,8 @@ public actor ReaderClient {
     private var rateLimits: [API: RateLimitState?] = [:]
     /// Reddit's bearer token for this run, once obtained or read from the store.
     var redditToken: RedditToken?
+    /// The token request in flight, shared by the loads that need it.
+    var redditTokenFetch: Task<Result<RedditToken, ReaderError>, Never>?
 
     private enum CacheState {
         case unopened
