@@ -78,34 +78,46 @@ extension ReaderClient {
     public func loadAllPages<Resource: SWAPIResource>(
         _ type: Resource.Type, search: String? = nil, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil
     ) async throws(LoadFailure) -> [Loaded<SWAPIPage<Resource>>] {
-        let endpoint: (Int) throws(ReaderError) -> Endpoint<SWAPIPage<Resource>> = { (page) throws(ReaderError) in
-            try SWAPI.list(Resource.self, page: page, search: search)
+        let outcomes = await loadEveryPage(Resource.self, search: search, options: options, progress: progress,
+                                           counting: LoadProgress(completed: 0, total: 1))
+        // Offline, a search never made is answered from the cached collection, all at once.
+        if case .failure(let failure)? = outcomes.first, options.cacheMode == .offline, let search,
+           case .cache(let cacheFailure) = failure.error, cacheFailure.reason == .notCached,
+           let url = try? SWAPI.list(Resource.self, search: search).url(in: configuration.services),
+           let local = try? await searchCachedCollection(Resource.self, for: search, page: 1, pageSize: nil, url: url) {
+            return [local]
         }
-        let first: Loaded<SWAPIPage<Resource>>
-        do { first = try await load(try endpoint(1), options: options) }
-        catch let failure as LoadFailure {
-            // Offline, a search never made is answered from the cached collection, all at once.
-            if options.cacheMode == .offline, let search, case .cache(let cacheFailure) = failure.error, cacheFailure.reason == .notCached,
-               let url = try? endpoint(1).url(in: configuration.services),
-               let local = try? await searchCachedCollection(Resource.self, for: search, page: 1, pageSize: nil, url: url) {
-                return [local]
-            }
-            throw failure
-        }
-        catch { throw LoadFailure(error: error as? ReaderError ?? .bug("\(error)"), decision: .alert) }
-        let pageCount = SWAPI.pageCount(of: first.value)
-        progress?(LoadProgress(completed: 1, total: pageCount))
-        guard pageCount > 1 else { return [first] }
-        var rest: [Endpoint<SWAPIPage<Resource>>] = []
-        for page in 2...pageCount {
-            do { rest.append(try endpoint(page)) } catch { throw LoadFailure(error: error, decision: .alert) }
-        }
-        var pages = [first]
-        for result in await loadConcurrently(rest, options: options, progress: progress,
-                                             counting: LoadProgress(completed: 1, total: pageCount)) {
-            pages.append(try result.get())
-        }
+        var pages: [Loaded<SWAPIPage<Resource>>] = []
+        for outcome in outcomes { pages.append(try outcome.get()) }
         return pages
+    }
+
+    /// Every page of a collection (or search), each with its own outcome: the first page, then,
+    /// when it loaded, the others it announces, loaded concurrently. Progress counts on top of
+    /// `base`, which includes the first page.
+    func loadEveryPage<Resource: SWAPIResource>(
+        _ type: Resource.Type, search: String?, options: LoadOptions, progress: ProgressHandler?, counting base: LoadProgress
+    ) async -> [Result<Loaded<SWAPIPage<Resource>>, LoadFailure>] {
+        let endpoints: (ClosedRange<Int>) throws(ReaderError) -> [Endpoint<SWAPIPage<Resource>>] = { (pages) throws(ReaderError) in
+            try pages.map { (page) throws(ReaderError) in try SWAPI.list(Resource.self, page: page, search: search) }
+        }
+        let first: Result<Loaded<SWAPIPage<Resource>>, LoadFailure>
+        do throws(LoadFailure) {
+            let endpoint: Endpoint<SWAPIPage<Resource>>
+            do { endpoint = try endpoints(1...1)[0] } catch { throw LoadFailure(error: error, decision: .alert) }
+            first = .success(try await load(endpoint, options: options))
+        } catch {
+            first = .failure(error)
+        }
+        var counted = LoadProgress(completed: base.completed + 1, total: base.total)
+        guard case .success(let firstPage) = first, SWAPI.pageCount(of: firstPage.value) > 1,
+              let rest = try? endpoints(2...SWAPI.pageCount(of: firstPage.value)) else {
+            progress?(counted)
+            return [first]
+        }
+        counted.total += rest.count
+        progress?(counted)
+        return [first] + (await loadConcurrently(rest, options: options, progress: progress, counting: counted))
     }
 
     /// Up to `pages` pages of a Reddit listing, following `after` from one page to the next and

@@ -84,24 +84,14 @@ extension ReaderClient {
     /// Loads every page of one collection into the cache; returns the links of its resources.
     private func syncPages<Resource: SWAPIResource>(_ type: Resource.Type, into report: inout SyncReport, counted: inout LoadProgress,
                                                     options: LoadOptions, progress: ProgressHandler?) async -> [String] {
-        let firstEndpoint: Endpoint<SWAPIPage<Resource>>
-        do { firstEndpoint = try SWAPI.list(Resource.self) } catch { report.count(Result<Loaded<SWAPIPage<Resource>>, LoadFailure>.failure(LoadFailure(error: error, decision: .alert))); return [] }
-        let first: Result<Loaded<SWAPIPage<Resource>>, LoadFailure>
-        do throws(LoadFailure) { first = .success(try await load(firstEndpoint, options: options)) } catch { first = .failure(error) }
-        report.count(first)
-        counted.completed += 1
-        progress?(counted)
-        guard case .success(let firstPage) = first else { return [] }
-        let pageCount = SWAPI.pageCount(of: firstPage.value)
-        var links = firstPage.value.results.map(\.url)
-        guard pageCount > 1 else { return links }
-        let rest = (2...pageCount).compactMap { try? SWAPI.list(Resource.self, page: $0) }
-        counted.total += rest.count
-        for outcome in await loadConcurrently(rest, options: options, progress: progress, counting: counted) {
+        let outcomes = await loadEveryPage(Resource.self, search: nil, options: options, progress: progress, counting: counted)
+        counted.completed += outcomes.count
+        counted.total += outcomes.count - 1
+        var links: [String] = []
+        for outcome in outcomes {
             report.count(outcome)
             if case .success(let page) = outcome { links += page.value.results.map(\.url) }
         }
-        counted.completed += rest.count
         return links
     }
 
