@@ -23,7 +23,7 @@ extension Reader {
                 let statistics = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
                     try await client.cacheStatistics()
                 }
-                let output = Output(json: output.json)
+                let output = output.makeOutput()
                 if self.output.json {
                     output.writeJSON(statistics)
                     return
@@ -100,7 +100,7 @@ extension Reader {
 
             func run() throws {
                 let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
-                let output = Output(json: output.json)
+                let output = output.makeOutput()
                 if self.output.json {
                     output.writeJSON(JSONValue.object(["path": .string(path), "exists": .bool(FileManager.default.fileExists(atPath: path))]),
                                      to: .standardOutput)
@@ -118,8 +118,7 @@ enum CacheCommand {
                                         _ body: (ReaderClient) async throws(ReaderError) -> T) async throws(ReaderError) -> T {
         let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
         let client = ReaderClient(configuration: .init(cachePath: path))
-        var output = Output(json: options.json)
-        output.verbose = options.verbose
+        let output = options.makeOutput()
         let result: Result<T, ReaderError>
         do throws(ReaderError) { result = .success(try await body(client)) } catch { result = .failure(error) }
         output.notices(await client.notices.drain())
@@ -127,7 +126,7 @@ enum CacheCommand {
     }
 
     static func report(_ removal: CacheRemoval, output options: OutputOptions) {
-        let output = Output(json: options.json)
+        let output = options.makeOutput()
         if options.json {
             output.writeJSON(removal)
         } else {

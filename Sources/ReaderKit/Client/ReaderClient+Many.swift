@@ -81,10 +81,8 @@ extension ReaderClient {
         let outcomes = await loadEveryPage(Resource.self, search: search, options: options, progress: progress,
                                            counting: LoadProgress(completed: 0, total: 1))
         // Offline, a search never made is answered from the cached collection, all at once.
-        if case .failure(let failure)? = outcomes.first, options.cacheMode == .offline, let search,
-           case .cache(let cacheFailure) = failure.error, cacheFailure.reason == .notCached,
-           let url = try? SWAPI.list(Resource.self, search: search).url(in: configuration.services),
-           let local = try? await searchCachedCollection(Resource.self, for: search, page: 1, pageSize: nil, url: url) {
+        if case .failure(let failure)? = outcomes.first,
+           let local = await cachedSearchAnswer(Resource.self, after: failure, search: search, options: options, page: 1, pageSize: nil) {
             return [local]
         }
         var pages: [Loaded<SWAPIPage<Resource>>] = []
@@ -198,13 +196,21 @@ extension ReaderClient {
         do {
             return try await load(endpoint, options: options)
         } catch let failure {
-            guard options.cacheMode == .offline, let search, case .cache(let cacheFailure) = failure.error,
-                  cacheFailure.reason == .notCached,
-                  let local = try? await searchCachedCollection(Resource.self, for: search, page: page ?? 1, pageSize: 10,
-                                                                url: endpoint.url(in: configuration.services))
-            else { throw failure }
+            guard let local = await cachedSearchAnswer(Resource.self, after: failure, search: search, options: options,
+                                                       page: page ?? 1, pageSize: 10) else { throw failure }
             return local
         }
+    }
+
+    /// The answer to an offline search that was never made online, from the cached collection;
+    /// nil when `failure` is anything else, or when the collection is not cached whole.
+    private func cachedSearchAnswer<Resource: SWAPIResource>(
+        _ type: Resource.Type, after failure: LoadFailure, search: String?, options: LoadOptions, page: Int, pageSize: Int?
+    ) async -> Loaded<SWAPIPage<Resource>>? {
+        guard options.cacheMode == .offline, let search, case .cache(let cacheFailure) = failure.error,
+              cacheFailure.reason == .notCached,
+              let url = try? SWAPI.list(Resource.self, page: page, search: search).url(in: configuration.services) else { return nil }
+        return try? await searchCachedCollection(Resource.self, for: search, page: page, pageSize: pageSize, url: url)
     }
 
     private func searchCachedCollection<Resource: SWAPIResource>(
