@@ -103,7 +103,7 @@ extension ReaderClient {
         started = ContinuousClock.now
         do throws(ReaderError) {
             let response = try await probeRequest(probe, api: api, deadline: ContinuousClock.now.advanced(by: limit))
-            try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: Date())
+            try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: now())
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds,
                                      detail: "\(response.status) \(HTTPStatusName.phrase(for: response.status)), \(response.body.count) bytes"))
         } catch {
