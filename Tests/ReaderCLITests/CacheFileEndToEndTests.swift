@@ -22,7 +22,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: (reader.cachePath as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         let garbage = content.isEmpty ? Data(repeating: 0xAB, count: 8192) : Data(content.utf8)
-        FileManager.default.createFile(atPath: reader.cachePath, contents: garbage)
+        _ = FileManager.default.createFile(atPath: reader.cachePath, contents: garbage)
 
         let result = try reader.run("films")
         #expect(result.status == 0, "\(result.stderr)")
@@ -40,7 +40,7 @@ import TestSupport
         let server = try await TestServer(Fixtures.route)
         var reader = ReaderProcess(server: server)
         let blocker = reader.folder.appendingPathComponent("a-file")
-        FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8))
         reader.environment["READER_CACHE_PATH"] = blocker.path + "/cache.sqlite"
         let result = try reader.run("films")
         #expect(result.status == 0)

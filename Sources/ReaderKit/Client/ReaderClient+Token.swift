@@ -79,6 +79,19 @@ extension ReaderClient {
         // Only the status is logged: the body holds the token.
         logger.debug("token response", metadata: ["response.status": "\(response.status)"])
 
+        return try RedditToken.read(response, url: url.absoluteString, clientID: credentials.clientID,
+                                    installedApp: credentials.clientSecret == nil, now: now())
+    }
+}
+
+extension RedditToken {
+    /// Reads the token endpoint's answer: a token (its lifetime capped at a week), or why there is
+    /// none. The answer is untrusted: a token must be printable ASCII of at most 4 KB, and the
+    /// server's error text is sanitised before it can be shown.
+    /// - Throws: ``ReaderError/authentication(_:)`` for a refused or empty answer; a status error
+    ///   for a server failing like any server (429, 5xx).
+    static func read(_ response: HTTPResponse, url: String, clientID: String, installedApp: Bool,
+                     now: Date) throws(ReaderError) -> RedditToken {
         struct Answer: Decodable {
             var accessToken: String?
             var expiresIn: Double?
@@ -95,22 +108,21 @@ extension ReaderClient {
             var text: String { switch self { case .number(let n): String(n); case .text(let t): TerminalText.sanitise(t, maxLength: 60) } }
         }
         let answer = try? JSONDecoder().decode(Answer.self, from: response.body.prefix(64 * 1024))
-        let installed = credentials.clientSecret == nil
         switch response.status {
         case 200...299:
             guard let answer, answer.error == nil, let token = answer.accessToken, !token.isEmpty, token.count <= 4096,
                   token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
                 throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text ?? "no token in the answer",
-                                                            installedApp: installed))
+                                                            installedApp: installedApp))
             }
             let lifetime = min(max(answer.expiresIn ?? 3600, 0), 7 * 86_400)
-            return RedditToken(accessToken: token, expiresAt: now().addingTimeInterval(lifetime), clientID: credentials.clientID)
+            return RedditToken(accessToken: token, expiresAt: now.addingTimeInterval(lifetime), clientID: clientID)
         case 400, 401, 403:
-            throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text, installedApp: installed))
+            throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text, installedApp: installedApp))
         default:
             // The token endpoint failing like any server (429, 5xx) is handled like any server.
-            try ResponseValidator.validateStatus(response, url: url.absoluteString, now: now())
-            throw .authentication(AuthenticationFailure(status: response.status, serverError: nil, installedApp: installed))
+            try ResponseValidator.validateStatus(response, url: url, now: now)
+            throw .authentication(AuthenticationFailure(status: response.status, serverError: nil, installedApp: installedApp))
         }
     }
 }

@@ -302,17 +302,7 @@ public actor ReaderClient {
         let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline)
         if response.status == 304, !conditions.fields.isEmpty { return .notModified(response) }
         let shownURL = finalURL.absoluteString
-        try ResponseValidator.validate(response, url: shownURL, now: now())
-        let value: Value
-        do {
-            value = try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
-        } catch {
-            // An error envelope in a 2xx answer is the API speaking, not a change of shape.
-            if let apiError = APIErrorBody.recognise(response.body) {
-                throw .status(StatusFailure(status: apiError.statusInBody ?? response.status, url: shownURL, apiError: apiError))
-            }
-            throw .decoding(DecodingFailure(error, url: shownURL))
-        }
+        let value = try ResponseValidator.decode(Value.self, from: response, url: shownURL, now: now())
         let fetchedAt = now()
         let entry = CacheEntry(key: key, api: endpoint.api, url: url.absoluteString, status: response.status,
                                body: response.body, contentType: response.headers["Content-Type"],

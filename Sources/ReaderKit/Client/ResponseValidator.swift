@@ -12,6 +12,23 @@ public enum ResponseValidator {
         try validateContentType(response, url: url)
     }
 
+    /// The whole pipeline after transport, for one answer: status (with the API's own error
+    /// body), then content type, then decoding as `type`. An error envelope in a 2xx answer is the
+    /// API speaking, not a change of shape, so it is reported as the status it names.
+    /// - Throws: ``ReaderError/status(_:)``, ``ReaderError/contentType(_:)`` or ``ReaderError/decoding(_:)``.
+    public static func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPResponse, url: String,
+                                                now: Date = Date()) throws(ReaderError) -> Value {
+        try validate(response, url: url, now: now)
+        do {
+            return try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
+        } catch {
+            if let apiError = APIErrorBody.recognise(response.body) {
+                throw .status(StatusFailure(status: apiError.statusInBody ?? response.status, url: url, apiError: apiError))
+            }
+            throw .decoding(DecodingFailure(error, url: url))
+        }
+    }
+
     /// Any status outside 200–299 fails, carrying the API's explanation when the body gives one.
     public static func validateStatus(_ response: HTTPResponse, url: String, now: Date = Date()) throws(ReaderError) {
         guard !(200...299).contains(response.status) else { return }

@@ -1,0 +1,154 @@
+import Foundation
+
+/// One fuzzer input through everything ReaderKit does with an answer from the network: the
+/// status and its error body, the content type, `Retry-After` and rate-limit headers, decoding as
+/// every type an endpoint can return, the token endpoint's answer, the links a page carries, the
+/// decision and message for whatever failed, and the terminal sanitising of every text it shows.
+///
+/// Shared by the libFuzzer target (`Fuzz/`) and the regression tests, which replay each input the
+/// fuzzer ever crashed on. Not API: `@_spi(Fuzzing)`.
+@_spi(Fuzzing) public enum AnswerFuzzing {
+    /// Statuses worth reaching in one byte; any other byte maps onto 100–610.
+    static let statuses = [200, 200, 201, 204, 301, 304, 400, 401, 403, 404, 410, 429, 451, 500, 502, 503, 504]
+    /// Content types worth reaching in one byte; nil sends none.
+    static let contentTypes: [String?] = [
+        "application/json", "application/json; charset=utf-8", nil, "text/html; charset=utf-8",
+        "application/problem+json", "text/plain", "", " APPLICATION/JSON ;charset=latin1", "application/jsonx",
+    ]
+
+    /// Reads the input as three header bytes and a body:
+    /// - byte 0: the status (an index into ``statuses``, else `100 + 2 × byte`);
+    /// - byte 1: the content type (an index into ``contentTypes``, else none);
+    /// - byte 2: which headers to send. Bit 0 `Retry-After` in seconds, bit 1 as an HTTP date,
+    ///   bit 2 Reddit's rate-limit headers, bit 3 an `ETag`; with bit 7 set, the body's first line
+    ///   is the text of those headers instead of a well-formed value;
+    /// - the rest: the body.
+    public static func run(_ input: some Collection<UInt8>) {
+        let bytes = Array(input)
+        guard bytes.count >= 3 else { return }
+        let statusByte = Int(bytes[0])
+        let status = statusByte < statuses.count ? statuses[statusByte] : 100 + 2 * statusByte
+        let contentType = Int(bytes[1]) < contentTypes.count ? contentTypes[Int(bytes[1])] : nil
+        let flags = bytes[2]
+        var body = Data(bytes.dropFirst(3))
+        var headerText: String?
+        if flags & 0x80 != 0 {
+            let line = body.prefix { $0 != UInt8(ascii: "\n") }
+            headerText = String(decoding: line, as: UTF8.self)
+            body = Data(body.dropFirst(line.count + 1))
+        }
+        var headers = HeaderFields()
+        if let contentType { headers.add("Content-Type", contentType) }
+        if flags & 0x01 != 0 { headers.add("Retry-After", headerText ?? "30") }
+        if flags & 0x02 != 0 { headers.add("Retry-After", headerText ?? "Wed, 21 Oct 2015 07:28:00 GMT") }
+        if flags & 0x04 != 0 {
+            headers.add("X-Ratelimit-Remaining", headerText ?? "0")
+            headers.add("X-Ratelimit-Used", headerText ?? "100")
+            headers.add("X-Ratelimit-Reset", headerText ?? "412")
+        }
+        if flags & 0x08 != 0 { headers.add("ETag", headerText ?? "\"61869decb421e0ce25dfacf7d8ed16a7\"") }
+        let response = HTTPResponse(status: status, headers: headers, body: body)
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+        _ = RateLimitState(api: .reddit, headers: headers, now: now)
+        _ = FreshnessPolicy.mayStore(cacheControl: headers["Cache-Control"])
+
+        for resource in SWAPICollection.allCases {
+            exercise(resource.resourceType, response, now: now)
+            exercise(resource.pageType, response, now: now)
+        }
+        exercise(SWAPINamedResource.self, response, now: now) { _ = TerminalText.sanitise($0.displayName, maxLength: 80) }
+        exercise(RedditListing.self, response, now: now) { listing in
+            for post in listing.posts { show(post) }
+            for comment in listing.comments { show(comment) }
+            _ = listing.after.map(Reddit.isFullname)
+        }
+        exercise(RedditCommentPage.self, response, now: now) { page in
+            show(page.post)
+            for comment in page.comments.comments { show(comment) }
+        }
+        exercise(JSONValue.self, response, now: now)
+        do throws(ReaderError) {
+            _ = try RedditToken.read(response, url: "http://127.0.0.1/api/v1/access_token", clientID: "fuzz",
+                                     installedApp: flags & 0x10 != 0, now: now)
+        } catch {
+            decideAndPresent(error)
+        }
+    }
+
+    /// Decodes `response` as `type` through the pipeline, then does with the value what a reader
+    /// does with it, or decides on and presents the failure.
+    static func exercise<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, now: Date,
+                                           using use: (Value) -> Void = { _ in }) {
+        do throws(ReaderError) {
+            let value = try ResponseValidator.decode(type, from: response, url: "http://127.0.0.1/fuzz", now: now)
+            if let page = value as? any SWAPIPageProtocol { page.exerciseLinks() }
+            if let resource = value as? any SWAPIResource { exerciseLinks(of: resource) }
+            use(value)
+        } catch {
+            decideAndPresent(error)
+        }
+    }
+
+    static func exerciseLinks(of resource: some SWAPIResource) {
+        _ = TerminalText.sanitise(resource.displayName, maxLength: 80)
+        _ = resource.id
+        _ = SWAPI.endpoint(forLink: resource.url)
+    }
+
+    static func show(_ post: RedditPost) {
+        _ = TerminalText.wrap(TerminalText.sanitise(post.title), toWidth: 60)
+        _ = TerminalText.truncate(TerminalText.sanitise(post.author), toWidth: 20)
+        _ = post.selftext.map { TerminalText.sanitiseParagraphs($0).flatMap { TerminalText.wrap($0, toWidth: 72) } }
+        _ = post.domain.map { TerminalText.sanitise($0) }
+        _ = RelativeAge.describe(moment: post.createdUTC, from: Date(timeIntervalSince1970: 1_790_000_000),
+                                 timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    static func show(_ comment: RedditComment) {
+        _ = TerminalText.sanitiseParagraphs(comment.body).flatMap { TerminalText.wrap($0, toWidth: 72) }
+        _ = TerminalText.pad(TerminalText.sanitise(comment.author), toWidth: 20)
+        for reply in comment.replies?.comments ?? [] { show(reply) }
+    }
+
+    static func decideAndPresent(_ error: ReaderError) {
+        for context in [ErrorContext(), ErrorContext(mode: .background, hasCachedCopy: true), ErrorContext(attempt: 3, usesToken: true)] {
+            _ = ErrorHandler().decide(error, in: context)
+        }
+        _ = (error.code, error.exitCode, error.message, error.suggestion, error.reason, error.technicalDetail)
+    }
+}
+
+/// Lets the fuzzer reach a page's links without knowing its resource type.
+protocol SWAPIPageProtocol {
+    func exerciseLinks()
+}
+
+extension SWAPIPage: SWAPIPageProtocol {
+    func exerciseLinks() {
+        _ = SWAPI.pageCount(of: self)
+        _ = next.flatMap(SWAPI.endpoint(forLink:))
+        _ = previous.flatMap(SWAPI.endpoint(forLink:))
+        for resource in results { AnswerFuzzing.exerciseLinks(of: resource) }
+    }
+}
+
+extension SWAPICollection {
+    /// The model type of one resource of this collection.
+    var resourceType: any SWAPIResource.Type {
+        switch self {
+        case .films: Film.self
+        case .people: Person.self
+        case .planets: Planet.self
+        case .species: Species.self
+        case .starships: Starship.self
+        case .vehicles: Vehicle.self
+        }
+    }
+
+    /// The model type of one page of this collection.
+    var pageType: any Decodable.Type {
+        func page<Resource: SWAPIResource>(_ type: Resource.Type) -> any Decodable.Type { SWAPIPage<Resource>.self }
+        return page(resourceType)
+    }
+}
