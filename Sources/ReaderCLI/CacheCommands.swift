@@ -8,12 +8,14 @@ extension Reader {
     /// `reader cache stats|clear|prune|path`.
     struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cache",
             abstract: "Show, clear or prune the local cache.",
             subcommands: [Stats.self, Clear.self, Prune.self, Path.self],
             defaultSubcommand: Stats.self)
 
         struct Stats: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "stats",
                 abstract: "What the cache holds per API, and how often it answered without the network.")
 
             @OptionGroup var output: OutputOptions
@@ -56,7 +58,7 @@ extension Reader {
         }
 
         struct Clear: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete cached entries (of every API, or of one).")
+            static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
 
             @Option(help: "Only the entries of this API: reddit or swapi.")
             var api: API?
@@ -73,7 +75,7 @@ extension Reader {
         }
 
         struct Prune: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete entries fetched longer ago than --older-than.")
+            static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete entries fetched longer ago than --older-than.")
 
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
@@ -93,7 +95,7 @@ extension Reader {
         }
 
         struct Path: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Print where the cache file is (it may not exist yet).")
+            static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the cache file is (it may not exist yet).")
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions

@@ -7,6 +7,7 @@ extension Reddit.CommentSort: ExpressibleByArgument {}
 extension Reader {
     struct Comments: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "comments",
             abstract: "Show a post and its comment tree.",
             discussion: """
                 Reads https://www.reddit.com (or $READER_REDDIT_URL)/comments/ID.json. Replies are \

@@ -5,6 +5,7 @@ import ReaderKit
 extension Reader {
     struct Completions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "completions",
             abstract: "Print a shell completion script.",
             discussion: """
                 bash:  reader completions bash > ~/.local/share/bash-completion/completions/reader

@@ -8,6 +8,7 @@ extension Reddit.TimeRange: ExpressibleByArgument {}
 extension Reader {
     struct Posts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "posts",
             abstract: "List the posts of a subreddit, of the front page, or of a user.",
             discussion: """
                 Reads https://www.reddit.com (or $READER_REDDIT_URL)/r/SUBREDDIT/SORT.json.

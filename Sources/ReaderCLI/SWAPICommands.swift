@@ -151,42 +151,42 @@ protocol Presentable {
 
 extension Reader {
     struct Films: SWAPICommand {
-        static let configuration = CommandConfiguration(abstract: "Star Wars films.")
+        static let configuration = CommandConfiguration(commandName: "films", abstract: "Star Wars films.")
         typealias Resource = Film
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
     struct People: SWAPICommand {
-        static let configuration = CommandConfiguration(abstract: "People and characters.")
+        static let configuration = CommandConfiguration(commandName: "people", abstract: "People and characters.")
         typealias Resource = Person
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
     struct Planets: SWAPICommand {
-        static let configuration = CommandConfiguration(abstract: "Planets.")
+        static let configuration = CommandConfiguration(commandName: "planets", abstract: "Planets.")
         typealias Resource = Planet
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
     struct Species: SWAPICommand {
-        static let configuration = CommandConfiguration(abstract: "Species.")
+        static let configuration = CommandConfiguration(commandName: "species", abstract: "Species.")
         typealias Resource = ReaderKit.Species
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
     struct Starships: SWAPICommand {
-        static let configuration = CommandConfiguration(abstract: "Starships.")
+        static let configuration = CommandConfiguration(commandName: "starships", abstract: "Starships.")
         typealias Resource = Starship
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
     struct Vehicles: SWAPICommand {
-        static let configuration = CommandConfiguration(abstract: "Vehicles (not starships).")
+        static let configuration = CommandConfiguration(commandName: "vehicles", abstract: "Vehicles (not starships).")
         typealias Resource = Vehicle
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions

@@ -5,6 +5,7 @@ import ReaderKit
 extension Reader {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Is it me or the network? Check each service step by step, and the cache.",
             discussion: """
                 For each service: name resolution, TCP connect and one HTTP request, each timed, with \

@@ -5,6 +5,7 @@ import ReaderKit
 extension Reader {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Fill the cache for offline reading: all of SWAPI, and subreddits with their comments.",
             discussion: """
                 'swapi' reads every page and every resource of the six collections; afterwards every \
