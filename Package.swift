@@ -47,6 +47,15 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // The benchmarks' loopback server (bench/run builds and starts it).
+        .executableTarget(
+            name: "ReaderBenchServer",
+            dependencies: [
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "bench/Server"
+        ),
         .testTarget(
             name: "ReaderKitTests",
             dependencies: [

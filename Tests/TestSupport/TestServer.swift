@@ -29,7 +29,7 @@ public final class TestServer: Sendable {
     }
 
     /// What the server does with a request.
-    public enum Reply: Sendable {
+    public indirect enum Reply: Sendable {
         /// A complete response.
         case respond(status: Int, headers: [(String, String)], body: [UInt8])
         /// Announces `announcedLength` bytes, sends `body`, then closes: a truncated answer.
@@ -40,6 +40,8 @@ public final class TestServer: Sendable {
         case hang
         /// Closes the connection without a byte.
         case close
+        /// Waits `delay`, then replies: a slow server, for benchmarks that must show concurrency.
+        case delayed(TimeAmount, Reply)
 
         /// A JSON response.
         public static func json(_ body: [UInt8], status: Int = 200, headers: [(String, String)] = []) -> Reply {
@@ -131,6 +133,12 @@ public final class TestServer: Sendable {
                 break
             case .close:
                 context.close(promise: nil)
+            case .delayed(let delay, let later):
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: delay) {
+                    let (connection, context) = loopBound.value
+                    connection.reply(later, context: context)
+                }
             }
         }
 
