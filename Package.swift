@@ -18,8 +18,13 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "CReaderSQLite",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
+        .target(
             name: "ReaderKit",
             dependencies: [
+                "CReaderSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -18,7 +18,7 @@ struct ByteCount: ExpressibleByArgument, Equatable {
     }
 
     /// How `--help` shows a default: `100MB`.
-    var defaultValueDescription: String { Self.describe(bytes).replacingOccurrences(of: " ", with: "") }
+    var defaultValueDescription: String { String(Self.describe(bytes).filter { $0 != " " }) }
 
     /// `1.2 MB`, `512 KB`, `80 B`.
     static func describe(_ bytes: Int) -> String {
@@ -29,6 +29,10 @@ struct ByteCount: ExpressibleByArgument, Equatable {
             value /= 1024
             index += 1
         }
-        return index == 0 ? "\(bytes) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[index])
+        guard index > 0 else { return "\(bytes) B" }
+        // Plain Swift, not String(format:): `--help` and every parse compute the default's text,
+        // and Foundation's formatting costs start-up time.
+        let number = value < 10 ? String((value * 10).rounded() / 10) : String(Int(value.rounded()))
+        return "\(number) \(units[index])"
     }
 }

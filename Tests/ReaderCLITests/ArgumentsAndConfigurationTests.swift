@@ -43,6 +43,12 @@ import TestSupport
         #expect(try ReaderProcess().run("--version").status == 0)
     }
 
+    @Test func helpShowsDefaultsInTheirOwnUnits() throws {
+        let help = try ReaderProcess().run("films", "--help")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("(default: 100MB)"))
+    }
+
     @Test func aFailureInJSONModeLeavesStdoutEmptyAndDescribesTheErrorOnStderr() throws {
         let result = try ReaderProcess().run("films", "--offline", "--json")
         #expect(result.status == 69)

@@ -15,6 +15,22 @@ import TestSupport
         await server.shutdown()
     }
 
+    @Test func whatIsStoredEndsUpInTheFileItselfAndAReadLeavesTheFileAsItWas() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        // Stored, then copied out of the log on exit: the file alone holds the films.
+        let afterStore = try #require(FileManager.default.contents(atPath: reader.cachePath))
+        #expect(afterStore.range(of: Data("A New Hope".utf8)) != nil)
+        // A read records its use in the log only: no copy, no fsync, the file unchanged...
+        #expect(try reader.run("films", "--offline").status == 0)
+        #expect(FileManager.default.contents(atPath: reader.cachePath) == afterStore)
+        // ...and the use is still counted.
+        let stats = try reader.run("cache", "stats", "--json")
+        #expect(stats.status == 0 && stats.stdout.contains("\"hits\":1"), "\(stats.stdout)")
+        await server.shutdown()
+    }
+
     @Test(arguments: ["not a database at all, just text", ""])
     func aCorruptCacheIsMovedAsideAndTheCommandCarriesOn(content: String) async throws {
         let server = try await TestServer(Fixtures.route)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import CReaderSQLite
 
 /// The SQLite cache of responses: one file in WAL mode, readable by many `reader` processes at once.
 ///
@@ -20,6 +21,9 @@ import GRDBSQLite
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
     private let writer: any DatabaseWriter
+    /// Whether this process changed what the cache holds (not just its usage counters), so that
+    /// ``finishWrites()`` copies the log into the file.
+    private let contentChanged = ChangeFlag()
     /// The file's path.
     public let path: String
     /// Whether the file could only be opened for reading; writes then fail with `unwritable`.
@@ -50,12 +54,31 @@ public struct ResponseCache: Sendable {
                 // WAL mode NORMAL gives exactly that, without an fsync on every commit (a read
                 // records its use, and would otherwise pay two fsyncs for it).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // SQLite would copy the log into the file, and fsync both, whenever the last
+                // connection closes: on every exit of a short-lived `reader`, even one that only
+                // read. ``finishWrites()`` does it instead, when this process stored something.
+                _ = reader_sqlite3_keep_wal_on_close(db.sqliteConnection)
             }
-            try inspect(path)
+            // The common case, a file reader made in WAL mode, is recognised from its header:
+            // no inspecting connection, no claim, and no migration when none is due.
+            let isReaders = Self.headerSaysReaders(path)
+            if !isReaders { try inspect(path) }
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try claim(pool)
-            try migrate(pool)
-            return ResponseCache(writer: pool, path: path, isReadOnly: false)
+            if isReaders {
+                try pool.read { db in
+                    if try migrator.hasBeenSuperseded(db) {
+                        throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
+                    }
+                }
+            } else {
+                try claim(pool)
+            }
+            let cache = ResponseCache(writer: pool, path: path, isReadOnly: false)
+            if try !pool.read(migrator.hasCompletedMigrations) {
+                try migrate(pool)
+                cache.contentChanged.set()
+            }
+            return cache
         } catch let error as CacheFailure {
             throw error
         } catch {
@@ -70,7 +93,8 @@ public struct ResponseCache: Sendable {
     /// Looks through a read-only connection first: opening another program's database as a pool
     /// would already change it (to WAL mode).
     private static func inspect(_ path: String) throws {
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_size > 0 else { return }
         let queue = try openReadOnlyQueue(path)
         defer { try? queue.close() }
         try queue.read { db in
@@ -87,6 +111,20 @@ public struct ResponseCache: Sendable {
                 throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
             }
         }
+    }
+
+    /// Whether the file's 100-byte SQLite header says it is reader's (`application_id` at offset 68)
+    /// and already in WAL mode (read and write versions 2 at offsets 18 and 19). Anything else,
+    /// including a short or unreadable file, goes through ``inspect(_:)``.
+    static func headerSaysReaders(_ path: String) -> Bool {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { Foundation.close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 100)
+        guard pread(descriptor, &header, 100, 0) == 100,
+              header.starts(with: Array("SQLite format 3\0".utf8)), header[18] == 2, header[19] == 2 else { return false }
+        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return Int32(bitPattern: id) == applicationID
     }
 
     /// A connection that cannot change the file.
@@ -212,6 +250,7 @@ public struct ResponseCache: Sendable {
     public func store(_ entry: CacheEntry, sizeLimit: Int? = nil) throws(CacheFailure) -> Int? {
         try checkWritable()
         if let sizeLimit, entry.bodySize > sizeLimit { return nil }
+        contentChanged.set()
         return try run {
             try writer.write { db in
                 try entry.upsert(db)
@@ -281,6 +320,7 @@ public struct ResponseCache: Sendable {
     /// Deletes the entry stored under `key`; nothing happens when there is none.
     public func deleteEntry(forKey key: String) throws(CacheFailure) {
         try checkWritable()
+        contentChanged.set()
         _ = try run { try writer.write { db in try CacheEntry.deleteOne(db, key: key) } }
     }
 
@@ -300,6 +340,7 @@ public struct ResponseCache: Sendable {
     /// Deletes the entries matching `condition` (all when nil).
     private func remove(_ condition: SQLExpression?) throws(CacheFailure) -> CacheRemoval {
         try checkWritable()
+        contentChanged.set()
         let removal = try run {
             try writer.write { db in
                 let matching = condition.map { CacheEntry.filter($0) } ?? CacheEntry.all()
@@ -345,7 +386,8 @@ public struct ResponseCache: Sendable {
             }
         }
         statistics.fileBytes = ["", "-wal"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+            var status = stat()
+            return total + (stat(path + suffix, &status) == 0 ? Int(status.st_size) : 0)
         }
         return statistics
     }
@@ -363,7 +405,17 @@ public struct ResponseCache: Sendable {
 
     /// Closes the file's connections, as before moving a damaged file aside; later calls fail.
     public func close() {
+        finishWrites()
         try? writer.close()
+    }
+
+    /// Copies what this process stored from the write-ahead log into the file itself, so that the
+    /// file alone (copied, backed up, its `-wal` lost) holds it. Does nothing when only usage was
+    /// recorded: a read leaves the file as it found it, and pays no fsync. Without this call
+    /// nothing is lost either: the log is part of the database until SQLite's own checkpoint.
+    public func finishWrites() {
+        guard !isReadOnly, contentChanged.take() else { return }
+        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 
     private func checkWritable() throws(CacheFailure) {
@@ -423,3 +475,14 @@ public struct ResponseCache: Sendable {
 }
 
 extension CacheFailure: Error {}
+
+/// A flag shared by the copies of a ``ResponseCache`` value.
+private final class ChangeFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+
+    /// Whether it was set, clearing it.
+    func take() -> Bool { lock.withLock { defer { value = false }; return value } }
+}

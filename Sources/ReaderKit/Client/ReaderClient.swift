@@ -183,10 +183,12 @@ public actor ReaderClient {
         self.now = now
     }
 
-    /// Closes the transport's connections.
+    /// Closes the transport's connections, and leaves what was stored in the cache file itself
+    /// (see ``ResponseCache/finishWrites()``).
     public func shutdown() async {
         await transport?.shutdown()
         transport = nil
+        currentCache?.finishWrites()
     }
 
     /// Loads `endpoint`.
