@@ -60,7 +60,7 @@ enum CommandRunner {
         var items: [JSONValue] = []
         var single: JSONValue?
         for page in pages {
-            let raw = (try? JSONDecoder().decode(JSONValue.self, from: page.body)) ?? .null
+            let raw = (try? JSONValue(parsing: page.body)) ?? .null
             switch jsonItems(raw) {
             case .list(let more, let extra):
                 items += more
@@ -91,6 +91,6 @@ enum CommandRunner {
 extension JSONValue {
     /// `value` as reader writes it in JSON, read back as a tree.
     init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: ReaderJSON.makeEncoder().encode(value))
+        self = try JSONValue(parsing: ReaderJSON.makeEncoder().encode(value))
     }
 }

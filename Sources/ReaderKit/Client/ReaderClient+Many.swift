@@ -220,7 +220,7 @@ extension ReaderClient {
         let needle = search.trimmingCharacters(in: .whitespaces).lowercased()
         var matches: [(value: Resource, raw: JSONValue)] = []
         for loaded in pages {
-            let raw = (try? JSONDecoder().decode(JSONValue.self, from: loaded.body))?["results"]?.arrayValue ?? []
+            let raw = (try? JSONValue(parsing: loaded.body))?["results"]?.arrayValue ?? []
             for (value, rawItem) in zip(loaded.value.results, raw) where value.displayName.lowercased().contains(needle) {
                 matches.append((value, rawItem))
             }

@@ -68,6 +68,7 @@ import Foundation
             for comment in page.comments.comments { show(comment) }
         }
         exercise(JSONValue.self, response, now: now)
+        _ = try? JSONValue(parsing: body)
         do throws(ReaderError) {
             _ = try RedditToken.read(response, url: "http://127.0.0.1/api/v1/access_token", clientID: "fuzz",
                                      installedApp: flags & 0x10 != 0, now: now)

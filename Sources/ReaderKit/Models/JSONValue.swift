@@ -9,7 +9,13 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any value by trying each kind in turn. Each failed try costs the length of the
+    /// coding path, so nesting is capped at 64 levels here; for bytes, ``init(parsing:)`` is
+    /// linear and takes any depth JSON allows.
     public init(from decoder: any Decoder) throws {
+        guard decoder.codingPath.count < 64 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "JSONValue nested deeper than 64 levels"))
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }

@@ -57,6 +57,9 @@ public struct RedditComment: Codable, Sendable, Hashable {
     /// The replies; Reddit sends `""` rather than a listing when there are none.
     public var replies: RedditListing?
 
+    /// About 16 levels of replies: each level adds five steps (replies, data, children, index, data).
+    static let maximumCodingPathLength = 80
+
     enum CodingKeys: String, CodingKey {
         case id, author, body, score, replies
         case createdUTC = "created_utc"
@@ -69,7 +72,12 @@ public struct RedditComment: Codable, Sendable, Hashable {
         body = try container.decode(String.self, forKey: .body)
         score = try container.decode(Int.self, forKey: .score)
         createdUTC = try container.decode(Date.self, forKey: .createdUTC)
-        if (try? container.decode(String.self, forKey: .replies)) != nil {
+        // Reddit nests no deeper than it is asked to (reader asks for at most 10 levels). A
+        // deeper tree is cut here: decoding each level costs the length of the coding path, so
+        // a server nesting hundreds of levels would otherwise cost minutes.
+        if decoder.codingPath.count > Self.maximumCodingPathLength {
+            replies = nil
+        } else if (try? container.decode(String.self, forKey: .replies)) != nil {
             replies = nil
         } else {
             replies = try container.decodeIfPresent(RedditListing.self, forKey: .replies)
