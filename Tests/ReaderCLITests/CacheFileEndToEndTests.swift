@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReaderKit
 import TestSupport
 
 /// The cache file: private, and never the reason a command fails.
@@ -28,6 +29,19 @@ import TestSupport
         // ...and the use is still counted.
         let stats = try reader.run("cache", "stats", "--json")
         #expect(stats.status == 0 && stats.stdout.contains("\"hits\":1"), "\(stats.stdout)")
+        await server.shutdown()
+    }
+
+    @Test func readsAloneDoNotGrowTheLogWithoutBound() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        // Each read records its use in the log; past the threshold the next exit empties it.
+        for _ in 1...40 { #expect(try reader.run("films", "--offline").status == 0) }
+        let log = try FileManager.default.attributesOfItem(atPath: reader.cachePath + "-wal")[.size] as? Int ?? 0
+        #expect(log <= ResponseCache.logSizeBeforeCheckpoint + 64 * 1024, "the log is \(log) bytes")
+        let stats = try reader.run("cache", "stats", "--json")
+        #expect(stats.stdout.contains("\"hits\":40"), "every use is still counted: \(stats.stdout)")
         await server.shutdown()
     }
 

@@ -410,13 +410,28 @@ public struct ResponseCache: Sendable {
     }
 
     /// Copies what this process stored from the write-ahead log into the file itself, so that the
-    /// file alone (copied, backed up, its `-wal` lost) holds it. Does nothing when only usage was
-    /// recorded: a read leaves the file as it found it, and pays no fsync. Without this call
-    /// nothing is lost either: the log is part of the database until SQLite's own checkpoint.
+    /// file alone (copied, backed up, its `-wal` lost) holds it. When only usage was recorded, a
+    /// read leaves the file as it found it and pays no fsync, until the log passes
+    /// ``logSizeBeforeCheckpoint``: each process that opens the cache reads the whole log once, so
+    /// it is kept short. Without this call nothing is lost either: the log is part of the database.
     public func finishWrites() {
-        guard !isReadOnly, contentChanged.take() else { return }
-        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        guard !isReadOnly else { return }
+        var status = stat()
+        let logSize = stat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
+        guard contentChanged.take() || logSize > Self.logSizeBeforeCheckpoint else { return }
+        // TRUNCATE, not PASSIVE: the next process to open the cache rebuilds its index of the log
+        // by reading all of it, so an emptied log is what keeps opening fast. It waits for other
+        // processes' reads to end; briefly, since a busy cache is simply checkpointed next time.
+        _ = try? writer.writeWithoutTransaction { db in
+            sqlite3_busy_timeout(db.sqliteConnection, 200)
+            defer { sqlite3_busy_timeout(db.sqliteConnection, 10_000) }
+            try db.checkpoint(.truncate)
+        }
     }
+
+    /// How long the write-ahead log may grow from reads alone (each records its use in about
+    /// three pages) before ``finishWrites()`` checkpoints it: about twenty reads.
+    public static let logSizeBeforeCheckpoint = 256 * 1024
 
     private func checkWritable() throws(CacheFailure) {
         guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
