@@ -64,17 +64,14 @@ public struct ResponseCache: Sendable {
             let isReaders = Self.headerSaysReaders(path)
             if !isReaders { try inspect(path) }
             let pool = try DatabasePool(path: path, configuration: configuration)
-            if isReaders {
-                try pool.read { db in
-                    if try migrator.hasBeenSuperseded(db) {
-                        throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
-                    }
-                }
-            } else {
-                try claim(pool)
+            if !isReaders { try claim(pool) }
+            let isCurrent = try pool.read { db in
+                // inspect(_:) has refused a newer reader's file already, unless it was skipped.
+                if isReaders { try refuseIfSuperseded(db, path: path) }
+                return try migrator.hasCompletedMigrations(db)
             }
             let cache = ResponseCache(writer: pool, path: path, isReadOnly: false)
-            if try !pool.read(migrator.hasCompletedMigrations) {
+            if !isCurrent {
                 try migrate(pool)
                 cache.contentChanged.set()
             }
@@ -93,8 +90,7 @@ public struct ResponseCache: Sendable {
     /// Looks through a read-only connection first: opening another program's database as a pool
     /// would already change it (to WAL mode).
     private static func inspect(_ path: String) throws {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_size > 0 else { return }
+        guard let size = fileSize(path), size > 0 else { return }
         let queue = try openReadOnlyQueue(path)
         defer { try? queue.close() }
         try queue.read { db in
@@ -107,10 +103,22 @@ public struct ResponseCache: Sendable {
             } else if id != applicationID {
                 throw CacheFailure(.corrupt, path: path, detail: "another program's database: application_id \(id)")
             }
-            if try migrator.hasBeenSuperseded(db) {
-                throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
-            }
+            try refuseIfSuperseded(db, path: path)
         }
+    }
+
+    /// Refuses a file a newer reader has migrated: its schema is not one this reader knows.
+    private static func refuseIfSuperseded(_ db: Database, path: String) throws {
+        if try migrator.hasBeenSuperseded(db) {
+            throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
+        }
+    }
+
+    /// The size of the file at `path`, or nil when there is none (a plain stat(2): FileManager's
+    /// attributes also look up the owner's name, which reads /etc/passwd).
+    static func fileSize(_ path: String) -> Int? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     /// Whether the file's 100-byte SQLite header says it is reader's (`application_id` at offset 68)
@@ -385,10 +393,7 @@ public struct ResponseCache: Sendable {
                 return statistics
             }
         }
-        statistics.fileBytes = ["", "-wal"].reduce(0) { total, suffix in
-            var status = stat()
-            return total + (stat(path + suffix, &status) == 0 ? Int(status.st_size) : 0)
-        }
+        statistics.fileBytes = ["", "-wal"].reduce(0) { $0 + (Self.fileSize(path + $1) ?? 0) }
         return statistics
     }
 
@@ -416,8 +421,7 @@ public struct ResponseCache: Sendable {
     /// it is kept short. Without this call nothing is lost either: the log is part of the database.
     public func finishWrites() {
         guard !isReadOnly else { return }
-        var status = stat()
-        let logSize = stat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
+        let logSize = Self.fileSize(path + "-wal") ?? 0
         guard contentChanged.take() || logSize > Self.logSizeBeforeCheckpoint else { return }
         // TRUNCATE, not PASSIVE: the next process to open the cache rebuilds its index of the log
         // by reading all of it, so an emptied log is what keeps opening fast. It waits for other
