@@ -35,7 +35,7 @@ extension Reader {
 
             static func render(_ statistics: CacheStatistics, now: Date) -> String {
                 func age(_ date: Date?) -> String {
-                    date.map { RelativeAge.describe(seconds: Int(now.timeIntervalSince($0))) + " ago" } ?? "-"
+                    date.map { RelativeAge.describe(from: $0, to: now) + " ago" } ?? "-"
                 }
                 func row(_ name: String, _ api: CacheStatistics.APIStatistics) -> [String] {
                     [name, String(api.entries), ByteCount.describe(api.bytes), age(api.oldest), age(api.newest),

@@ -64,7 +64,7 @@ enum CommentTree {
 
     static func header(_ post: RedditPost, now: Date, width: Int, style: Style) -> [String] {
         var lines = TerminalText.wrap(clean(post.title), toWidth: width).map(style.bold)
-        let age = RelativeAge.describe(seconds: Int(now.timeIntervalSince(post.createdUTC)))
+        let age = RelativeAge.describe(from: post.createdUTC, to: now)
         lines.append(style.dim("r/\(clean(post.subreddit)) · u/\(clean(post.author)) · \(Compact.number(post.score)) points · \(Compact.number(post.numComments)) comments · \(age) ago"))
         if post.isSelf == true, let text = post.selftext, !text.isEmpty {
             lines.append("")
@@ -83,7 +83,7 @@ enum CommentTree {
             case .comment(let comment):
                 // A blank line between threads, so each reads as one.
                 if depth == 0, !lines.isEmpty { lines.append("") }
-                let age = RelativeAge.describe(seconds: Int(now.timeIntervalSince(comment.createdUTC)))
+                let age = RelativeAge.describe(from: comment.createdUTC, to: now)
                 lines.append(indent + style.cyan("u/" + clean(comment.author)) + style.dim(" · \(Compact.number(comment.score)) points · \(age) ago"))
                 lines += paragraphs(comment.body, indent: indent + "  ", width: width)
                 if let replies = comment.replies?.children, !replies.isEmpty {

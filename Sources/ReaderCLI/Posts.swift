@@ -86,7 +86,7 @@ extension Reader {
         static func table(_ posts: [RedditPost], now: Date) -> Table {
             let rows = posts.map { post in
                 [Compact.number(post.score), Compact.number(post.numComments),
-                 RelativeAge.describe(seconds: Int(now.timeIntervalSince(post.createdUTC))),
+                 RelativeAge.describe(from: post.createdUTC, to: now),
                  "r/" + post.subreddit, "u/" + post.author, post.id,
                  TerminalText.decodingHTMLEntities(post.title)]
             }
@@ -103,7 +103,8 @@ extension Reader {
 enum Compact {
     /// 12400 → 12.4k, 1234567 → 1.2M.
     static func number(_ value: Int) -> String {
-        switch abs(value) {
+        // `magnitude`, not `abs`: abs(Int.min) traps, and a library user's post may hold anything.
+        switch value.magnitude {
         case ..<10_000: String(value)
         case ..<1_000_000: String(format: "%.1fk", Double(value) / 1000)
         default: String(format: "%.1fM", Double(value) / 1_000_000)

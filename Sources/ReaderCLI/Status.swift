@@ -36,6 +36,8 @@ extension Reader {
             let token = await client.redditTokenStatus()
             let cache: Result<CacheStatistics, ReaderError>
             do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
+            let now = Date()
+            let lockouts = await client.rateLimitLockouts().compactMap { state in state.lockedOutUntil(at: now).map { (host: state.host, until: $0) } }
             await client.shutdown()
 
             let output = output.makeOutput()
@@ -49,12 +51,13 @@ extension Reader {
                     "services": (try? JSONValue(encoding: checks)) ?? .null,
                     "reachable": .bool(checks.allSatisfy(\.isReachable)),
                     "cache": cacheJSON,
+                    "rate_limits": .array(lockouts.map { .object(["host": .string($0.host), "resets_at": .string($0.until.formatted(.iso8601))]) }),
                     // Whether a token is held and until when; never the token.
                     "reddit_token": token.map { .object(["held": .bool($0.held),
                                                           "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null,
                 ]))
             } else {
-                output.writeLine(Self.render(checks, cache: cache, token: token, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
+                output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
                                  to: .standardOutput)
             }
             if let failure = checks.lazy.compactMap(\.failure).first {
@@ -63,7 +66,8 @@ extension Reader {
         }
 
         static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>,
-                           token: (held: Bool, expiresAt: Date?)?, style: Style) -> String {
+                           token: (held: Bool, expiresAt: Date?)?, lockouts: [(host: String, until: Date)] = [],
+                           style: Style) -> String {
             var rows: [[String]] = []
             for check in checks {
                 for step in ConnectivityCheck.Step.allCases {
@@ -89,8 +93,8 @@ extension Reader {
             case .success(let statistics):
                 let total = statistics.total
                 let ages = total.newest.map { newest in
-                    ", newest \(RelativeAge.describe(seconds: Int(now.timeIntervalSince(newest)))) old"
-                        + (total.oldest.map { ", oldest \(RelativeAge.describe(seconds: Int(now.timeIntervalSince($0)))) old" } ?? "")
+                    ", newest \(RelativeAge.describe(from: newest, to: now)) old"
+                        + (total.oldest.map { ", oldest \(RelativeAge.describe(from: $0, to: now)) old" } ?? "")
                 } ?? ""
                 cacheLine = "cache   \(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
                     + "\(total.entries) \(total.entries == 1 ? "entry" : "entries")\(ages)"
@@ -102,7 +106,12 @@ extension Reader {
             case let (true, expiresAt?)?: "reddit  app token held, expires \(RelativeAge.describe(moment: expiresAt))"
             default: "reddit  app identity set; no token held yet (one is obtained on the next Reddit read)"
             }
-            return rendered + "\n\n" + tokenLine + "\n" + cacheLine
+            // A lock-out is why a request may not be sent: said, with the way out.
+            let limitLines = lockouts.map {
+                "limit   \(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
+                    + " (reader cache clear forgets it)"
+            }
+            return ([rendered, "", tokenLine, cacheLine] + limitLines).joined(separator: "\n")
         }
     }
 }

@@ -48,12 +48,25 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.bodySize = body.count
     }
 
+    /// Why this entry, read back from the file, cannot be right; nil when it can. The file is
+    /// outside reader's control (another program, a damaged disk): an entry whose instants no
+    /// calendar shows, whose size is not its body's, or whose status was never stored is dropped
+    /// rather than served or computed with.
+    public var damage: String? {
+        if !OutsideNumbers.isPlausible(fetchedAt) { return "fetchedAt is not a date from 1970 to 9999" }
+        if !OutsideNumbers.isPlausible(lastUsedAt) { return "lastUsedAt is not a date from 1970 to 9999" }
+        if bodySize != body.count { return "bodySize \(bodySize) is not the body's \(body.count) bytes" }
+        if !(200...299).contains(status) { return "status \(status) is not a stored answer's" }
+        if key.isEmpty { return "the key is empty" }
+        return nil
+    }
+
     /// Whether a revalidation can be asked for: the server gave a validator.
     public var canRevalidate: Bool { etag != nil || lastModified != nil }
 
     /// How old the entry is at `now`, in whole seconds, never negative.
     public func ageSeconds(at now: Date) -> Int {
-        max(0, Int(now.timeIntervalSince(fetchedAt)))
+        max(0, OutsideNumbers.wholeSeconds(now.timeIntervalSince(fetchedAt)))
     }
 }
 

@@ -242,12 +242,32 @@ public struct ResponseCache: Sendable {
                 table.column("observedAt", .datetime).notNull()
             }
         }
+        // v3: rate limits per host (Reddit's OAuth host and its public one count apart). What a
+        // v2 file held is at most minutes old and keyed by API: it is dropped, not carried over.
+        migrator.registerMigration("v3") { db in
+            try db.drop(table: RateLimitState.databaseTableName)
+            try db.create(table: RateLimitState.databaseTableName) { table in
+                table.primaryKey("host", .text)
+                table.column("api", .text).notNull()
+                table.column("remaining", .double).notNull()
+                table.column("resetAt", .datetime).notNull()
+                table.column("observedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 
     /// The entry stored under `key`, if any.
+    /// - Throws: ``CacheFailure/Reason/damagedEntry`` when the row does not read as an entry or
+    ///   cannot be right (``CacheEntry/damage``): the caller drops it; other failures as classified.
     public func entry(forKey key: String) throws(CacheFailure) -> CacheEntry? {
-        try run { try writer.read { db in try CacheEntry.fetchOne(db, key: key) } }
+        guard let row = try run({ try writer.read { db in try Row.fetchOne(db, CacheEntry.filter(key: key)) } }) else { return nil }
+        let entry: CacheEntry
+        do { entry = try CacheEntry(row: row) } catch {
+            throw CacheFailure(.damagedEntry, path: path, detail: "the entry does not read: \(error)")
+        }
+        if let damage = entry.damage { throw CacheFailure(.damagedEntry, path: path, detail: damage) }
+        return entry
     }
 
     /// Stores `entry`, replacing any entry with the same key, then evicts the least recently used
@@ -269,19 +289,21 @@ public struct ResponseCache: Sendable {
     }
 
     /// Deletes least recently used entries (never `keeping`) until the bodies total `limit` bytes or less.
+    /// The sizes are summed as the bodies' real lengths in floating point (TOTAL, not SUM): a
+    /// damaged row's size near Int64.max can neither overflow the sum nor make every store fail.
     private static func evict(_ db: Database, toFit limit: Int, keeping key: String) throws -> Int {
-        var total = try Int.fetchOne(db, CacheEntry.select(sum(CacheEntry.Columns.bodySize))) ?? 0
-        guard total > limit else { return 0 }
-        let candidates = try Row.fetchCursor(db, CacheEntry
-            .select(CacheEntry.Columns.key, CacheEntry.Columns.bodySize)
-            .filter(CacheEntry.Columns.key != key)
-            .order(CacheEntry.Columns.lastUsedAt.asc))
-        var victims: [String] = []
-        while total > limit, let row = try candidates.next() {
-            victims.append(row[0])
-            total -= row[1] as Int
+        var total = try Double.fetchOne(db, sql: "SELECT TOTAL(length(body)) FROM response") ?? 0
+        guard total > Double(limit) else { return 0 }
+        // By rowid: a damaged row's key may not even be text, and it must still be evictable.
+        let candidates = try Row.fetchCursor(db, sql: "SELECT rowid, length(body) FROM response WHERE key IS NOT ? ORDER BY lastUsedAt ASC",
+                                             arguments: [key])
+        var victims: [Int64] = []
+        while total > Double(limit), let row = try candidates.next() {
+            victims.append(try row.decode(Int64.self, atIndex: 0))
+            total -= Double(try row.decode(Int64?.self, atIndex: 1) ?? 0)
         }
-        return try CacheEntry.deleteAll(db, keys: victims)
+        for victim in victims { try db.execute(sql: "DELETE FROM response WHERE rowid = ?", arguments: [victim]) }
+        return victims.count
     }
 
     /// Records that a load was answered, for `reader cache stats`, and marks the entry as just used.
@@ -335,7 +357,16 @@ public struct ResponseCache: Sendable {
     /// Deletes every entry, or those of one API, and gives the space back to the file system.
     /// - Returns: how many entries and body bytes were removed.
     public func clear(api: API? = nil) throws(CacheFailure) -> CacheRemoval {
-        try remove(api.map { CacheEntry.Columns.api == $0.rawValue })
+        let removal = try remove(api.map { CacheEntry.Columns.api == $0.rawValue })
+        // A lock-out is state of the same kind: clearing forgets it, so a script is never stuck.
+        try run {
+            try writer.write { db in
+                var limits = RateLimitState.all()
+                if let api { limits = limits.filter(Column("api") == api.rawValue) }
+                _ = try limits.deleteAll(db)
+            }
+        }
+        return removal
     }
 
     /// Deletes the entries fetched before `date` (optionally of one API) and gives the space back.
@@ -397,9 +428,23 @@ public struct ResponseCache: Sendable {
         return statistics
     }
 
-    /// The rate limit last seen for `api`, if any.
-    public func rateLimit(for api: API) throws(CacheFailure) -> RateLimitState? {
-        try run { try writer.read { db in try RateLimitState.fetchOne(db, key: api.rawValue) } }
+    /// The rate limit last seen for `host`, if any. A row that cannot be right (a damaged file's)
+    /// is as good as none: a lock-out is never read from nonsense.
+    public func rateLimit(forHost host: String) throws(CacheFailure) -> RateLimitState? {
+        try rateLimits(matching: RateLimitState.filter(key: host.lowercased())).first
+    }
+
+    /// Every rate limit remembered, for `reader status`; damaged rows are left out.
+    public func rateLimits() throws(CacheFailure) -> [RateLimitState] {
+        try rateLimits(matching: RateLimitState.order(Column("host")))
+    }
+
+    private func rateLimits(matching request: QueryInterfaceRequest<RateLimitState>) throws(CacheFailure) -> [RateLimitState] {
+        let rows = try run { try writer.read { db in try Row.fetchAll(db, request) } }
+        return rows.compactMap { row in
+            guard let state = try? RateLimitState(row: row), state.isPlausible else { return nil }
+            return state
+        }
     }
 
     /// Remembers the rate limit the server announced, for the next `reader` run.

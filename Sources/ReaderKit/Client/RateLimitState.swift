@@ -1,15 +1,23 @@
 import Foundation
 import GRDB
 
-/// A rate limit as the server announced it: Reddit's `X-Ratelimit-Remaining` and
-/// `X-Ratelimit-Reset` (seconds until the window resets).
+/// A rate limit as a server announced it: Reddit's `X-Ratelimit-Remaining` and
+/// `X-Ratelimit-Reset` (seconds until the window resets), for one host.
 ///
 /// Kept in the cache file so that a script running `reader` in a loop does not spend a limit
-/// that an earlier run already used up: when nothing remains, the next request waits for the
-/// reset if that is within `--max-wait`, and otherwise is not sent at all.
+/// that an earlier run already used up: when nothing remains, the next request to that host waits
+/// for the reset if that is within `--max-wait`, and otherwise is not sent at all. A lock-out is
+/// per host (Reddit's OAuth host and its public one count apart), never longer than
+/// ``maximumWindow``, and `reader cache clear` forgets it.
 public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "rateLimit"
 
+    /// The longest lock-out, whatever a header or the cache file says: Reddit's window is ten
+    /// minutes, so a reset announced further away is a server's (or a damaged file's) mistake.
+    public static let maximumWindow: TimeInterval = 600
+
+    /// The host whose limit this is, lowercased.
+    public var host: String
     public var api: API
     /// Requests left in the current window.
     public var remaining: Double
@@ -18,24 +26,50 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// When the server said so.
     public var observedAt: Date
 
-    public init(api: API, remaining: Double, resetAt: Date, observedAt: Date) {
+    public init(host: String, api: API, remaining: Double, resetAt: Date, observedAt: Date) {
+        self.host = host.lowercased()
         self.api = api
         self.remaining = remaining
         self.resetAt = resetAt
         self.observedAt = observedAt
     }
 
-    /// Reads the headers of a response received at `now`; nil when they are absent or unreadable.
-    public init?(api: API, headers: HeaderFields, now: Date) {
-        guard let remainingText = headers["X-Ratelimit-Remaining"], let remaining = Double(remainingText.trimmingCharacters(in: .whitespaces)),
-              let resetText = headers["X-Ratelimit-Reset"], let reset = Double(resetText.trimmingCharacters(in: .whitespaces)),
-              remaining.isFinite, reset.isFinite, reset >= 0, reset <= 86_400 else { return nil }
-        self.init(api: api, remaining: remaining, resetAt: now.addingTimeInterval(reset), observedAt: now)
+    /// Reads the headers of a response from `host` received at `now`; nil when they are absent or
+    /// unreadable. A reset further away than ``maximumWindow`` is read as that.
+    public init?(host: String, api: API, headers: HeaderFields, now: Date) {
+        guard let remainingText = headers["X-Ratelimit-Remaining"], remainingText.utf8.count <= 32,
+              let remaining = Double(remainingText.trimmingCharacters(in: .whitespaces)),
+              let resetText = headers["X-Ratelimit-Reset"], resetText.utf8.count <= 32,
+              let reset = Double(resetText.trimmingCharacters(in: .whitespaces)),
+              remaining.isFinite, reset.isFinite, reset >= 0, OutsideNumbers.isPlausible(now) else { return nil }
+        self.init(host: host, api: api, remaining: remaining,
+                  resetAt: now.addingTimeInterval(min(reset, Self.maximumWindow)), observedAt: now)
     }
 
-    /// How long to wait before the next request at `now`: nil when a request may go now.
+    /// How long to wait before the next request at `now`: nil when a request may go now. Never
+    /// longer than ``maximumWindow``, whatever the stored reset.
     public func waitBeforeNextRequest(at now: Date) -> TimeInterval? {
         guard remaining < 1, resetAt > now else { return nil }
-        return resetAt.timeIntervalSince(now)
+        let wait = resetAt.timeIntervalSince(now)
+        guard wait.isFinite else { return Self.maximumWindow }
+        return min(wait, Self.maximumWindow)
+    }
+
+    /// The wait the headers of an answer announce when nothing remains (for `Retry-After`'s
+    /// absence): nil when something remains or the headers say nothing readable.
+    public static func wait(announcedBy headers: HeaderFields, now: Date) -> TimeInterval? {
+        RateLimitState(host: "", api: .reddit, headers: headers, now: now)?.waitBeforeNextRequest(at: now)
+    }
+
+    /// Whether a row read back from the cache file can be right: instants a calendar can show and
+    /// a count that is a number. Anything else is ignored as if it were not there.
+    var isPlausible: Bool {
+        remaining.isFinite && OutsideNumbers.isPlausible(resetAt) && OutsideNumbers.isPlausible(observedAt) && !host.isEmpty
+    }
+
+    /// When the lock-out ends, as it is enforced at `now`: the stored reset, but never further than
+    /// ``maximumWindow`` from `now`. Nil when nothing is locked out.
+    public func lockedOutUntil(at now: Date) -> Date? {
+        waitBeforeNextRequest(at: now).map { now.addingTimeInterval($0) }
     }
 }

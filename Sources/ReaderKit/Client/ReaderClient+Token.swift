@@ -11,7 +11,7 @@ extension ReaderClient {
     /// the token itself. Nil when no app identity is configured.
     public func redditTokenStatus() -> (held: Bool, expiresAt: Date?)? {
         guard let credentials = configuration.services.redditCredentials else { return nil }
-        let token = redditToken ?? redditTokenStore?.token(for: credentials.clientID)
+        let token = redditToken ?? redditTokenStore?.token(for: credentials.clientID, now: now())
         guard let token, token.isUsable(at: now()) else { return (false, nil) }
         return (true, token.expiresAt)
     }
@@ -21,7 +21,7 @@ extension ReaderClient {
     func redditBearerToken(deadline: ContinuousClock.Instant) async throws(ReaderError) -> String {
         guard let credentials = configuration.services.redditCredentials else { throw .bug("a token without credentials") }
         if let token = redditToken, token.isUsable(at: now()) { return token.accessToken }
-        if let stored = redditTokenStore?.token(for: credentials.clientID), stored.isUsable(at: now()) {
+        if let stored = redditTokenStore?.token(for: credentials.clientID, now: now()), stored.isUsable(at: now()) {
             redditToken = stored
             return stored.accessToken
         }

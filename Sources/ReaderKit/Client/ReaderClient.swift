@@ -150,8 +150,8 @@ public actor ReaderClient {
     private var opening: Task<ResponseCache?, Never>?
     /// Whether this client already replaced a damaged cache file: it is done once, never in a loop.
     private var replacedDamagedCache = false
-    /// The rate limits last announced, per API; read from the cache on first use.
-    private var rateLimits: [API: RateLimitState?] = [:]
+    /// The rate limits last announced, per host (lowercased); read from the cache on first use.
+    private var rateLimits: [String: RateLimitState?] = [:]
     /// Reddit's bearer token for this run, once obtained or read from the store.
     var redditToken: RedditToken?
     /// The token request in flight, shared by the loads that need it.
@@ -361,7 +361,7 @@ public actor ReaderClient {
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
-            await remember(RateLimitState(api: api, headers: response.headers, now: now()))
+            await remember(RateLimitState(host: current.host ?? "", api: api, headers: response.headers, now: now()))
             logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
@@ -383,22 +383,25 @@ public actor ReaderClient {
     /// Never hammers: when the API said nothing remains, waits for its reset if that is within
     /// `--max-wait` and the deadline, and otherwise does not send the request.
     private func waitForRateLimit(of api: API, host: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
-        if rateLimits[api] == nil { rateLimits[api] = .some(try? currentCache?.rateLimit(for: api)) }
-        guard let state = rateLimits[api] ?? nil, let wait = state.waitBeforeNextRequest(at: now()) else { return }
-        let delay = Duration.milliseconds(Int64((wait * 1000).rounded(.up)))
+        let key = host.lowercased()
+        if rateLimits[key] == nil { rateLimits[key] = .some(try? currentCache?.rateLimit(forHost: key)) }
+        // The wait is at most RateLimitState.maximumWindow, whatever the file or the header said.
+        guard let state = rateLimits[key] ?? nil, let wait = state.waitBeforeNextRequest(at: now()) else { return }
+        let delay = Duration.clamping(seconds: wait)
+        let resetAt = now().addingTimeInterval(wait)
         guard delay <= configuration.retryPolicy.maximumDelay, delay < ContinuousClock.now.duration(to: deadline) else {
-            throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: state.resetAt))
+            throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: resetAt))
         }
         await notices.post(Notice(kind: .rateLimit, code: ErrorCode(.request, 1003), message:
-            "\(TerminalText.sanitise(host, maxLength: 253))'s rate limit was used up; waited \(RelativeAge.describe(seconds: Int(wait.rounded(.up)))) for it to reset"))
-        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: state.resetAt)) }
-        rateLimits[api] = .some(nil)
+            "\(TerminalText.sanitise(host, maxLength: 253))'s rate limit was used up; waited \(RelativeAge.describe(seconds: OutsideNumbers.wholeSeconds(wait.rounded(.up)))) for it to reset"))
+        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: resetAt)) }
+        rateLimits[key] = .some(nil)
     }
 
     /// Keeps the rate limit a response announced, for this client and for the next run.
     private func remember(_ state: RateLimitState?) async {
         guard let state else { return }
-        rateLimits[state.api] = .some(state)
+        rateLimits[state.host] = .some(state)
         await write { (cache) throws(CacheFailure) in try cache.storeRateLimit(state) }
     }
 
@@ -429,6 +432,14 @@ public actor ReaderClient {
     /// - Throws: ``ReaderError/cache(_:)`` when there is a file but it cannot be read.
     public func cacheStatistics() async throws(ReaderError) -> CacheStatistics {
         try await manageCache(ifMissing: { CacheStatistics(path: $0) }) { (cache) throws(CacheFailure) in try cache.statistics() }
+    }
+
+    /// The hosts whose rate limit is used up now (for `reader status`): each state's
+    /// ``RateLimitState/lockedOutUntil(at:)`` says until when. Empty when there is no cache file.
+    public func rateLimitLockouts() async -> [RateLimitState] {
+        let states = (try? await manageCache(ifMissing: { _ in [] }) { (cache) throws(CacheFailure) in try cache.rateLimits() }) ?? []
+        let now = now()
+        return states.filter { $0.lockedOutUntil(at: now) != nil }
     }
 
     /// Deletes every cached entry, or those of `api`.
@@ -514,10 +525,25 @@ public actor ReaderClient {
             // A copy that no longer decodes (an older reader's shape) is as good as none.
             guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: entry.body) else { return nil }
             return (entry, value)
+        } catch where error.reason == .damagedEntry {
+            await drop(damagedEntry: key, error)
+            return nil
         } catch {
             await handleCacheFailure(error)
             return nil
         }
+    }
+
+    /// A row that cannot be right is never served and never fatal: it is deleted as the
+    /// ErrorHandler decides, with one notice, and the load goes on as if nothing were cached.
+    private func drop(damagedEntry key: String, _ failure: CacheFailure) async {
+        let decision = handler.decide(.cache(failure), in: ErrorContext())
+        logger.debug("damaged entry", metadata: ["cache.key": "\(key)", "decision": "\(decision)", "cache.detail": "\(failure.detail)"])
+        if case .reset(.deleteCachedCopy, _) = decision {
+            await write { (cache) throws(CacheFailure) in try cache.deleteEntry(forKey: key) }
+        }
+        await notices.post(Notice(kind: .cache, code: ErrorCode(.cache, failure.reason.rawValue), message:
+            "a cached copy was damaged (\(TerminalText.sanitise(failure.detail, maxLength: 200))); it was dropped"))
     }
 
     /// The cache as it is now: a damaged file may have been replaced since the load began.
@@ -550,7 +576,7 @@ public actor ReaderClient {
         switch failure.reason {
         case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"
-        case .unavailable, .notCached, .tooOld: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"
+        case .unavailable, .notCached, .tooOld, .damagedEntry: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"
         }
         await notices.post(Notice(kind: .cache, code: error.code, message: message))
     }

@@ -88,9 +88,19 @@ struct RedditTokenStore: Sendable {
         enum CodingKeys: String, CodingKey { case token, deviceID = "device_id" }
     }
 
-    /// The stored token for `clientID`, if any.
-    func token(for clientID: String) -> RedditToken? {
-        guard let token = read()?.token, token.clientID == clientID else { return nil }
+    /// The longest a stored token may still have to live: Reddit's tokens last an hour and reader
+    /// caps any lifetime at a week, so a later expiry is a damaged or forged file.
+    static let maximumRemainingLifetime: TimeInterval = 7 * 86_400 + 3600
+
+    /// The stored token for `clientID`, if any. The file is untrusted: a token that is not
+    /// printable ASCII of at most 4 KB, or that expires at no time reader can compute with
+    /// (`1e300`) or later than ``maximumRemainingLifetime`` from `now`, is as good as none.
+    func token(for clientID: String, now: Date) -> RedditToken? {
+        guard let token = read()?.token, token.clientID == clientID,
+              OutsideNumbers.isPlausible(token.expiresAt), OutsideNumbers.isPlausible(now),
+              token.expiresAt.timeIntervalSince(now) <= Self.maximumRemainingLifetime,
+              !token.accessToken.isEmpty, token.accessToken.utf8.count <= 4096,
+              token.accessToken.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else { return nil }
         return token
     }
 

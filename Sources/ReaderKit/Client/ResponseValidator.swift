@@ -36,14 +36,14 @@ public enum ResponseValidator {
         throw .status(StatusFailure(
             status: response.status, url: url,
             apiError: APIErrorBody.recognise(response.body),
-            retryAfterSeconds: retryAfter, retryAt: retryAfter.map { now.addingTimeInterval($0) }))
+            retryAfterSeconds: retryAfter, retryAt: retryAfter.flatMap { retryMoment(after: $0, now: now) }))
     }
 
     /// How long the server asks to be left alone: its `Retry-After`, or else, when a rate limit
     /// says nothing remains (Reddit's `X-Ratelimit-Remaining: 0`), the time until it resets.
     public static func retryAfterSeconds(_ headers: HeaderFields, now: Date) -> Double? {
         if let seconds = retryAfterSeconds(headers["Retry-After"], now: now) { return seconds }
-        return RateLimitState(api: .reddit, headers: headers, now: now)?.waitBeforeNextRequest(at: now)
+        return RateLimitState.wait(announcedBy: headers, now: now)
     }
 
     /// A 2xx answer must be JSON. A missing content type is accepted when the body starts like JSON.
@@ -62,17 +62,30 @@ public enum ResponseValidator {
 
     /// `Retry-After` as delay-seconds or as an HTTP date (IMF-fixdate, or the obsolete RFC 850
     /// and asctime forms a recipient must accept, RFC 9110 §5.6.7); nil when absent or unreadable.
+    /// A wait longer than ``OutsideNumbers/maximumWaitSeconds`` (ten years: a server's
+    /// `99999999999999999999`) is read as that long, which is "come back later" to any caller.
     public static func retryAfterSeconds(_ value: String?, now: Date) -> Double? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return seconds }
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty, value.utf8.count <= 64 else { return nil }
+        if let seconds = Double(value), !seconds.isNaN, seconds >= 0 { return min(seconds, OutsideNumbers.maximumWaitSeconds) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: value) { return max(0, date.timeIntervalSince(now)) }
+            if let date = formatter.date(from: value) {
+                return min(max(0, date.timeIntervalSince(now)), OutsideNumbers.maximumWaitSeconds)
+            }
         }
         return nil
+    }
+
+    /// When the server asks to be asked again, `seconds` after `now`: nil when that is no moment
+    /// reader can show (the wait was clamped, or `now` plus it passes the year 9999), so that a
+    /// message says "later" rather than a date the server did not mean.
+    static func retryMoment(after seconds: Double, now: Date) -> Date? {
+        guard seconds < OutsideNumbers.maximumWaitSeconds else { return nil }
+        let moment = now.addingTimeInterval(seconds)
+        return OutsideNumbers.isPlausible(moment) ? moment : nil
     }
 
     /// The sanitised `<title>` of an HTML page, from its first 16 KB.

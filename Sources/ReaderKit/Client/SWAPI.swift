@@ -43,7 +43,9 @@ extension SWAPI {
     public static func pageCount<Resource>(of firstPage: SWAPIPage<Resource>) -> Int {
         guard firstPage.next != nil, !firstPage.results.isEmpty else { return 1 }
         let size = firstPage.results.count
-        return min(1_000, max(2, (firstPage.count + size - 1) / size))
+        // A library user may build a page by hand: its count is clamped here too.
+        let count = min(max(firstPage.count, 0), OutsideNumbers.count.upperBound)
+        return min(1_000, max(2, (count + size - 1) / size))
     }
 
     /// The endpoint of a link SWAPI gives (`https://swapi.dev/api/people/1/`), against the

@@ -19,6 +19,8 @@ public indirect enum Decision: Sendable, Equatable, CustomStringConvertible {
         case cacheReplaced = "cache_replaced"
         /// Background work: the failure is counted and reported in the summary, not one by one.
         case summarised
+        /// A damaged cache entry was deleted; the load carries on as if there were no copy.
+        case droppedDamagedEntry = "dropped_damaged_entry"
     }
 
     /// State a reset discards.

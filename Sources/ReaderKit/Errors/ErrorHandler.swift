@@ -20,6 +20,7 @@
 /// | JSON that does not decode | alert | serve stale |
 /// | C1005 copy older than `--max-stale` (offline) | alert | — |
 /// | cache corrupt | reset: replace the cache file, carry on | — |
+/// | C1006 one cached entry cannot be right | reset: delete it, carry on as if uncached | — |
 /// | cache unwritable | ignore: carry on without storing | — |
 ///
 /// ## Topics
@@ -50,6 +51,7 @@ public struct ErrorHandler: Sendable {
             case .notCached, .tooOld: return .alert
             case .corrupt: return .reset(.replaceCacheFile, then: .ignore(.cacheReplaced))
             case .unwritable, .unavailable: return .ignore(.continueWithoutCache)
+            case .damagedEntry: return .reset(.deleteCachedCopy, then: .ignore(.droppedDamagedEntry))
             }
         case .transport, .status, .contentType, .decoding, .rateLimited:
             break

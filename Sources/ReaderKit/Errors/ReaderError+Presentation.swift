@@ -79,6 +79,9 @@ extension ReaderError {
             }
             if let retryAt = failure.retryAt, retryAt > Date() {
                 text += "; it asks to come back \(RelativeAge.describe(moment: retryAt))"
+            } else if failure.retryAt == nil, let seconds = failure.retryAfterSeconds, seconds >= OutsideNumbers.maximumWaitSeconds {
+                // A wait no calendar can show: the server means "not soon".
+                text += "; it asks to come back later"
             }
             return text
         case .contentType(let failure):
@@ -98,6 +101,7 @@ extension ReaderError {
             case .unwritable: return "the cache cannot be written"
             case .unavailable: return "the cache cannot be opened"
             case .tooOld: return "the only cached copy is older than --max-stale allows"
+            case .damagedEntry: return "a cached copy is damaged: \(TerminalText.sanitise(failure.detail, maxLength: 200))"
             }
         case .rateLimited(let failure):
             return "\(TerminalText.sanitise(failure.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
@@ -140,6 +144,7 @@ extension ReaderError {
             switch failure.reason {
             case .notCached: return "run the command once without --offline while connected"
             case .tooOld: return "allow older data with a larger --max-stale, or connect and try again"
+            case .damagedEntry: return "nothing to do: the damaged copy was dropped and is read again from the network next time"
             default: return "run with --cache-path to use another file"
             }
         case .rateLimited:

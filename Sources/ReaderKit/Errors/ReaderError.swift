@@ -190,6 +190,9 @@ public struct CacheFailure: Sendable, Equatable {
         case unavailable = 1004
         /// The only cached copy is older than `--max-stale` allows.
         case tooOld = 1005
+        /// One entry cannot be right (a date no calendar shows, a size that is not its body's):
+        /// it is dropped and never served; the rest of the file is fine.
+        case damagedEntry = 1006
     }
 
     public var reason: Reason

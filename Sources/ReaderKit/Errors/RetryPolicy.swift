@@ -70,7 +70,8 @@ public struct RetryPolicy: Sendable, Equatable {
         case .status(let failure):
             if let seconds = failure.retryAfterSeconds,
                Self.retryableStatuses.contains(failure.status) || failure.status == 500 {
-                delay = .milliseconds(Int64((max(0, seconds) * 1000).rounded()))
+                // Clamped whatever the Double: a server's 1e300 is "later", never a trap.
+                delay = Duration.clamping(seconds: seconds)
             } else if Self.retryableStatuses.contains(failure.status) {
                 delay = backoff(afterAttempt: context.attempt)
             } else {

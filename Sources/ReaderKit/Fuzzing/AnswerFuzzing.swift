@@ -50,7 +50,7 @@ import Foundation
         let response = HTTPResponse(status: status, headers: headers, body: body)
         let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-        _ = RateLimitState(api: .reddit, headers: headers, now: now)
+        _ = RateLimitState(host: "www.reddit.com", api: .reddit, headers: headers, now: now)?.waitBeforeNextRequest(at: now)
         _ = FreshnessPolicy.mayStore(cacheControl: headers["Cache-Control"])
 
         for resource in SWAPICollection.allCases {

@@ -11,10 +11,16 @@ public enum ReaderJSON {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             if let seconds = try? container.decode(Double.self) {
+                // An instant no calendar can show (a server's 1e300) is corrupt here, where it
+                // enters, rather than a trap wherever an age is worked out from it.
+                guard OutsideNumbers.isPlausibleEpoch(seconds) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "\(seconds) seconds since 1970 is not a date from 1970 to 9999")
+                }
                 return Date(timeIntervalSince1970: seconds)
             }
             let text = try container.decode(String.self)
-            guard let date = parseTimestamp(text) else {
+            guard let date = parseTimestamp(text), OutsideNumbers.isPlausible(date) else {
                 throw DecodingError.dataCorruptedError(
                     in: container, debugDescription: "Expected an ISO 8601 timestamp, found \(text.debugDescription)")
             }

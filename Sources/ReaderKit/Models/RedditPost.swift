@@ -45,6 +45,27 @@ public struct RedditPost: Codable, Sendable, Hashable {
         case over18 = "over_18"
         case upvoteRatio = "upvote_ratio"
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        title = try container.decode(String.self, forKey: .title)
+        author = try container.decode(String.self, forKey: .author)
+        subreddit = try container.decode(String.self, forKey: .subreddit)
+        // Bounded where they enter: the table and the comment header do arithmetic on them.
+        score = try container.decode(Int.self, forKey: .score, within: OutsideNumbers.score)
+        numComments = try container.decode(Int.self, forKey: .numComments, within: OutsideNumbers.count)
+        createdUTC = try container.decode(Date.self, forKey: .createdUTC)
+        permalink = try container.decode(String.self, forKey: .permalink)
+        url = try container.decodeIfPresent(String.self, forKey: .url)
+        domain = try container.decodeIfPresent(String.self, forKey: .domain)
+        selftext = try container.decodeIfPresent(String.self, forKey: .selftext)
+        isSelf = try container.decodeIfPresent(Bool.self, forKey: .isSelf)
+        over18 = try container.decodeIfPresent(Bool.self, forKey: .over18)
+        stickied = try container.decodeIfPresent(Bool.self, forKey: .stickied)
+        upvoteRatio = try container.decodeIfPresent(Double.self, forKey: .upvoteRatio)
+    }
 }
 
 /// A comment (`t1`) with its replies.
@@ -70,7 +91,7 @@ public struct RedditComment: Codable, Sendable, Hashable {
         id = try container.decode(String.self, forKey: .id)
         author = try container.decode(String.self, forKey: .author)
         body = try container.decode(String.self, forKey: .body)
-        score = try container.decode(Int.self, forKey: .score)
+        score = try container.decode(Int.self, forKey: .score, within: OutsideNumbers.score)
         createdUTC = try container.decode(Date.self, forKey: .createdUTC)
         // Reddit nests no deeper than it is asked to (reader asks for at most 10 levels). A
         // deeper tree is cut here: decoding each level costs the length of the coding path, so
@@ -91,4 +112,17 @@ public struct RedditMore: Codable, Sendable, Hashable {
     public var count: Int
     /// The ids of the comments Reddit left out.
     public var children: [String]
+
+    enum CodingKeys: String, CodingKey { case count, children }
+
+    public init(count: Int, children: [String]) {
+        self.count = count
+        self.children = children
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        count = try container.decode(Int.self, forKey: .count, within: OutsideNumbers.count)
+        children = try container.decode([String].self, forKey: .children)
+    }
 }

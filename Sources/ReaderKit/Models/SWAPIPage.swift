@@ -15,6 +15,17 @@ public struct SWAPIPage<Resource: SWAPIResource>: Codable, Sendable, Hashable {
         self.previous = previous
         self.results = results
     }
+
+    enum CodingKeys: String, CodingKey { case count, next, previous, results }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // The page count is worked out from it: a count of 2^63 must not reach that arithmetic.
+        count = try container.decode(Int.self, forKey: .count, within: OutsideNumbers.count)
+        next = try container.decodeIfPresent(String.self, forKey: .next)
+        previous = try container.decodeIfPresent(String.self, forKey: .previous)
+        results = try container.decode([Resource].self, forKey: .results)
+    }
 }
 
 /// A resource of the Star Wars API: each has a canonical `url` whose last component is its id.

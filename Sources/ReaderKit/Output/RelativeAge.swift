@@ -16,13 +16,19 @@ public enum RelativeAge {
         }
     }
 
+    /// Describes the time from `start` to `end` (an age: `now` since a post was made), whatever the
+    /// two instants: a `Date` a library user built by hand is clamped, never a trap.
+    public static func describe(from start: Date, to end: Date) -> String {
+        describe(seconds: OutsideNumbers.wholeSeconds(end.timeIntervalSince(start)))
+    }
+
     /// A moment to come back, in local time, as people say it: `at 14:05 (in 40 min)`, or
     /// `on 2026-11-22 at 14:05 (in 1 day)` when it is not within the day.
     public static func describe(moment: Date, from now: Date = Date(), timeZone: TimeZone = .current) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
-        let seconds = Int(moment.timeIntervalSince(now).rounded(.up))
+        let seconds = OutsideNumbers.wholeSeconds(moment.timeIntervalSince(now).rounded(.up))
         // Seconds matter for a short wait, the date for a long one.
         formatter.dateFormat = switch seconds {
         case ..<3600: "'at' HH:mm:ss"

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The ranges that numbers from outside (an answer's body and headers, a cache row, the token
+/// file, the environment) are read into, where they enter.
+///
+/// Swift traps on overflow, so a number a server or a file chose is never used as it came: it is
+/// checked against one of these ranges at the boundary, and an absurd value is either a decoding
+/// error (the API's meaning is broken: a post made in the year 10^292) or clamped (the meaning
+/// survives: "come back in 10^20 seconds" is "come back later"). Each range is far wider than any
+/// real value and far narrower than what arithmetic on it could overflow: the rest of the code
+/// may add, multiply and convert them freely.
+public enum OutsideNumbers {
+    /// Counts a server gives (comments on a post, a collection's size, comments behind a "more"):
+    /// at most a billion.
+    public static let count: ClosedRange<Int> = 0...1_000_000_000
+
+    /// Scores, which may be negative: within a billion either way.
+    public static let score: ClosedRange<Int> = -1_000_000_000...1_000_000_000
+
+    /// Instants, as seconds since 1970: from 1970 to the end of the year 9999, the range every
+    /// calendar and formatter on every platform can show.
+    public static let epochSeconds: ClosedRange<Double> = 0...253_402_300_799
+
+    /// The longest wait a server can ask for that is kept as a number (ten years); a longer one is
+    /// this long, with no date ("come back later").
+    public static let maximumWaitSeconds: Double = 10 * 365 * 86_400
+
+    /// Whether `seconds` since 1970 is an instant reader can show and compute with.
+    public static func isPlausibleEpoch(_ seconds: Double) -> Bool {
+        seconds.isFinite && epochSeconds.contains(seconds)
+    }
+
+    /// Whether `date` lies within ``epochSeconds``.
+    public static func isPlausible(_ date: Date) -> Bool {
+        isPlausibleEpoch(date.timeIntervalSince1970)
+    }
+
+    /// `seconds` rounded toward zero into an `Int`, saturating at the ends and 0 for NaN: for
+    /// differences of instants that are already plausible, and as a last guard where an
+    /// unchecked `Double` could reach an `Int` (a library user's own values).
+    public static func wholeSeconds(_ seconds: Double) -> Int {
+        guard !seconds.isNaN else { return 0 }
+        // 2^62: exactly representable, and far beyond any plausible difference of instants.
+        let limit = 4_611_686_018_427_387_904.0
+        if seconds >= limit { return Int(limit) }
+        if seconds <= -limit { return -Int(limit) }
+        return Int(seconds)
+    }
+}
+
+extension Duration {
+    /// `seconds` as a duration, with NaN and negatives as zero and anything beyond
+    /// ``OutsideNumbers/maximumWaitSeconds`` as that: never a trap, whatever the `Double`.
+    static func clamping(seconds: Double) -> Duration {
+        guard seconds.isFinite else { return seconds > 0 ? clamping(seconds: OutsideNumbers.maximumWaitSeconds) : .zero }
+        let bounded = min(max(seconds, 0), OutsideNumbers.maximumWaitSeconds)
+        return .milliseconds(Int64((bounded * 1000).rounded(.up)))
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an integer that must lie within `range`; outside it, the value is corrupt at that
+    /// key (a D1005 with its coding path), never a number the code downstream may overflow on.
+    func decode(_ type: Int.Type, forKey key: Key, within range: ClosedRange<Int>) throws -> Int {
+        let value = try decode(Int.self, forKey: key)
+        guard range.contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+}
