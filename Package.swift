@@ -6,7 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "ReaderKit", targets: ["ReaderKit"]),
-        .executable(name: "reader", targets: ["ReaderCLI"]),
+        .executable(name: "reader", targets: ["ReaderMain"]),
+        // The commands and their renderers, for the fuzzers (`Fuzz/`) to reach through the whole
+        // path; not an API: use ReaderKit.
+        .library(name: "ReaderCLI", targets: ["ReaderCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -35,13 +38,19 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .executableTarget(
+        // The `reader` commands: parse, call ReaderKit, render. A library, so that the fuzzers and
+        // the tests reach its renderers; `ReaderMain` is the executable around it.
+        .target(
             name: "ReaderCLI",
             dependencies: [
                 "ReaderKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .executableTarget(
+            name: "ReaderMain",
+            dependencies: ["ReaderCLI"]
         ),
         .target(
             name: "TestSupport",
@@ -76,6 +85,7 @@ let package = Package(
             name: "ReaderCLITests",
             dependencies: [
                 "ReaderCLI",
+                "ReaderMain",
                 "ReaderKit",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),

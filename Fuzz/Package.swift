@@ -15,9 +15,16 @@ let package = Package(
         .package(path: ".."),
     ],
     targets: [
+        // The whole path of an answer: status, headers and body → decision → the row stored and
+        // read back → every renderer → the exit code.
         .executableTarget(
             name: "ReaderFuzz",
-            dependencies: [.product(name: "ReaderKit", package: readerPackage)]
+            dependencies: [.product(name: "ReaderCLI", package: readerPackage)]
+        ),
+        // Every column of a cache row (and the token file), as any of SQLite's kinds of value.
+        .executableTarget(
+            name: "ReaderCacheFuzz",
+            dependencies: [.product(name: "ReaderCLI", package: readerPackage)]
         ),
     ]
 )

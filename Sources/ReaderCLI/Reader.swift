@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-@main
 struct Reader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reader",
@@ -16,6 +15,7 @@ struct Reader: AsyncParsableCommand {
                       Sync.self, Status.self, Cache.self, Completions.self, Manual.self])
 
     /// Parses, runs, and turns every failure into a message with its code and an exit code.
+    /// `ReaderMain` calls it (``ReaderCommandLine/main()``).
     static func main() async {
         // Known before parsing, so that even a parse error is rendered as asked.
         let arguments = CommandLine.arguments.dropFirst()
@@ -58,5 +58,13 @@ struct Reader: AsyncParsableCommand {
         let full = fullMessage(for: error)
         guard let range = full.range(of: "Usage:") else { return "" }
         return String(full[range.lowerBound...])
+    }
+}
+
+/// The entry point of the `reader` executable (`Sources/ReaderMain`).
+public enum ReaderCommandLine {
+    /// Runs `reader` with the process's arguments, and exits with its exit code.
+    public static func main() async {
+        await Reader.main()
     }
 }

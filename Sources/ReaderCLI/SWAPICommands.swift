@@ -60,11 +60,19 @@ extension SWAPICommand {
         }) { lists in
             let list = lists[0]
             let table = Self.table(list.results)
-            let pages = max(1, (list.count + 9) / 10)
-            var footer = "page \(page) of \(pages), \(list.count) in all"
-            if list.next != nil { footer += "; next: --page \(page + 1), or --all" }
-            return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: options.style), footer)
+            return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: options.style),
+                    Self.footer(list, page: page))
         }
+    }
+
+    /// `page 2 of 9, 82 in all; next: --page 3, or --all`. The count is bounded where it is
+    /// decoded; the arithmetic here cannot overflow on any `Int` all the same.
+    static func footer(_ list: SWAPIPage<Resource>, page: Int) -> String {
+        let count = max(0, list.count)
+        let pages = max(1, count / 10 + (count % 10 == 0 ? 0 : 1))
+        var footer = "page \(page) of \(pages), \(count) in all"
+        if list.next != nil, page < Int.max { footer += "; next: --page \(page + 1), or --all" }
+        return footer
     }
 }
 
@@ -85,25 +93,30 @@ extension SWAPICommand {
         let style = options.style
         let width = Terminal.outputWidth() ?? 100
         CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
-            let resource = resources[0]
-            var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
-            rows += resource.links.map { label, links in
-                (label, links.isEmpty ? "none" : links.map { names.names[$0].map { TerminalText.sanitise($0, maxLength: 100) } ?? Self.shortLink($0) }
-                    .joined(separator: ", "))
-            }
-            let labelWidth = rows.map { TerminalText.width($0.0) }.max() ?? 0
-            let lines = rows.flatMap { label, value in
-                TerminalText.wrap(value, toWidth: width - labelWidth - 2).enumerated().map { index, line in
-                    (index == 0 ? style.bold(TerminalText.pad(label, toWidth: labelWidth)) : String(repeating: " ", count: labelWidth))
-                        + "  " + line
-                }
-            }
+            let lines = Self.detailLines(resources[0], names: names.names, width: width, style: style)
             var footer: String?
             if let code = Set(names.failures.values).sorted(by: { $0.description < $1.description }).first {
                 footer = "\(names.failures.count) linked \(names.failures.count == 1 ? "name" : "names") could not be loaded (\(code)); "
                     + "they show as links. 'reader sync swapi' makes them available offline"
             }
             return (lines.joined(separator: "\n"), footer)
+        }
+    }
+
+    /// The detail view: one labelled row a field and a linked collection, values wrapped under
+    /// their label; a link without a name shows as `people/5`.
+    static func detailLines(_ resource: Resource, names: [String: String], width: Int, style: Style) -> [String] {
+        var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
+        rows += resource.links.map { label, links in
+            (label, links.isEmpty ? "none" : links.map { names[$0].map { TerminalText.sanitise($0, maxLength: 100) } ?? Self.shortLink($0) }
+                .joined(separator: ", "))
+        }
+        let labelWidth = rows.map { TerminalText.width($0.0) }.max() ?? 0
+        return rows.flatMap { label, value in
+            TerminalText.wrap(value, toWidth: max(10, width - labelWidth - 2)).enumerated().map { index, line in
+                (index == 0 ? style.bold(TerminalText.pad(label, toWidth: labelWidth)) : String(repeating: " ", count: labelWidth))
+                    + "  " + line
+            }
         }
     }
 

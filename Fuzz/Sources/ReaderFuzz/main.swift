@@ -1,9 +1,10 @@
-@_spi(Fuzzing) import ReaderKit
+@_spi(Fuzzing) import ReaderCLI
 
 // libFuzzer calls this with each input; it owns `main` (the target is built with
-// `-parse-as-library`). Every byte, status and content type goes through ReaderKit's pipeline.
+// `-parse-as-library`). Every byte, status and content type goes through the whole path: the
+// pipeline, the decision, the cache and every renderer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func readerFuzzTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    AnswerFuzzing.run(UnsafeRawBufferPointer(start: start, count: count))
+    WholePathFuzzing.run(UnsafeRawBufferPointer(start: start, count: count))
     return 0
 }

@@ -20,7 +20,7 @@ import CReaderSQLite
 /// - ``statistics()``
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     /// Whether this process changed what the cache holds (not just its usage counters), so that
     /// ``finishWrites()`` copies the log into the file.
     private let contentChanged = ChangeFlag()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// One fuzzer input through everything ReaderKit does with an answer from the network: the
 /// status and its error body, the content type, `Retry-After` and rate-limit headers, decoding as
@@ -24,30 +25,9 @@ import Foundation
     ///   is the text of those headers instead of a well-formed value;
     /// - the rest: the body.
     public static func run(_ input: some Collection<UInt8>) {
-        let bytes = Array(input)
-        guard bytes.count >= 3 else { return }
-        let statusByte = Int(bytes[0])
-        let status = statusByte < statuses.count ? statuses[statusByte] : 100 + 2 * statusByte
-        let contentType = Int(bytes[1]) < contentTypes.count ? contentTypes[Int(bytes[1])] : nil
-        let flags = bytes[2]
-        var body = Data(bytes.dropFirst(3))
-        var headerText: String?
-        if flags & 0x80 != 0 {
-            let line = body.prefix { $0 != UInt8(ascii: "\n") }
-            headerText = String(decoding: line, as: UTF8.self)
-            body = Data(body.dropFirst(line.count + 1))
-        }
-        var headers = HeaderFields()
-        if let contentType { headers.add("Content-Type", contentType) }
-        if flags & 0x01 != 0 { headers.add("Retry-After", headerText ?? "30") }
-        if flags & 0x02 != 0 { headers.add("Retry-After", headerText ?? "Wed, 21 Oct 2015 07:28:00 GMT") }
-        if flags & 0x04 != 0 {
-            headers.add("X-Ratelimit-Remaining", headerText ?? "0")
-            headers.add("X-Ratelimit-Used", headerText ?? "100")
-            headers.add("X-Ratelimit-Reset", headerText ?? "412")
-        }
-        if flags & 0x08 != 0 { headers.add("ETag", headerText ?? "\"61869decb421e0ce25dfacf7d8ed16a7\"") }
-        let response = HTTPResponse(status: status, headers: headers, body: body)
+        guard let (response, flags) = answer(input) else { return }
+        let body = response.body
+        let headers = response.headers
         let now = Date(timeIntervalSince1970: 1_790_000_000)
 
         _ = RateLimitState(host: "www.reddit.com", api: .reddit, headers: headers, now: now)?.waitBeforeNextRequest(at: now)
@@ -75,6 +55,35 @@ import Foundation
         } catch {
             decideAndPresent(error)
         }
+    }
+
+    /// The answer an input describes (see ``run(_:)``), and its header flags; nil for an input
+    /// shorter than its three header bytes.
+    public static func answer(_ input: some Collection<UInt8>) -> (response: HTTPResponse, flags: UInt8)? {
+        let bytes = Array(input)
+        guard bytes.count >= 3 else { return nil }
+        let statusByte = Int(bytes[0])
+        let status = statusByte < statuses.count ? statuses[statusByte] : 100 + 2 * statusByte
+        let contentType = Int(bytes[1]) < contentTypes.count ? contentTypes[Int(bytes[1])] : nil
+        let flags = bytes[2]
+        var body = Data(bytes.dropFirst(3))
+        var headerText: String?
+        if flags & 0x80 != 0 {
+            let line = body.prefix { $0 != UInt8(ascii: "\n") }
+            headerText = String(decoding: line, as: UTF8.self)
+            body = Data(body.dropFirst(line.count + 1))
+        }
+        var headers = HeaderFields()
+        if let contentType { headers.add("Content-Type", contentType) }
+        if flags & 0x01 != 0 { headers.add("Retry-After", headerText ?? "30") }
+        if flags & 0x02 != 0 { headers.add("Retry-After", headerText ?? "Wed, 21 Oct 2015 07:28:00 GMT") }
+        if flags & 0x04 != 0 {
+            headers.add("X-Ratelimit-Remaining", headerText ?? "0")
+            headers.add("X-Ratelimit-Used", headerText ?? "100")
+            headers.add("X-Ratelimit-Reset", headerText ?? "412")
+        }
+        if flags & 0x08 != 0 { headers.add("ETag", headerText ?? "\"61869decb421e0ce25dfacf7d8ed16a7\"") }
+        return (HTTPResponse(status: status, headers: headers, body: body), flags)
     }
 
     /// Decodes `response` as `type` through the pipeline, then does with the value what a reader
@@ -112,11 +121,30 @@ import Foundation
         for reply in comment.replies?.comments ?? [] { show(reply) }
     }
 
-    static func decideAndPresent(_ error: ReaderError) {
-        for context in [ErrorContext(), ErrorContext(mode: .background, hasCachedCopy: true), ErrorContext(attempt: 3, usesToken: true)] {
+    /// Decides on `error` in several contexts, presents it every way reader does, and counts it
+    /// into a sync's summary, as a failed load does.
+    public static func decideAndPresent(_ error: ReaderError) {
+        for context in [ErrorContext(), ErrorContext(mode: .background, hasCachedCopy: true), ErrorContext(attempt: 3, usesToken: true),
+                        ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 2, remaining: .seconds(20))] {
             _ = ErrorHandler().decide(error, in: context)
         }
         _ = (error.code, error.exitCode, error.message, error.suggestion, error.reason, error.technicalDetail)
+        var report = SyncReport()
+        let failure: Result<Loaded<JSONValue>, LoadFailure> = .failure(LoadFailure(error: error, decision: .ignore(.summarised)))
+        report.count(failure)
+        report.count(failure)
+        _ = (report.summary, report.failed, report.isComplete)
+    }
+
+    /// Reads `bytes` as the token file (`reddit-token.json`) would be read, and shows what
+    /// `reader status` shows of it.
+    public static func readTokenFile(_ bytes: some Collection<UInt8>, in folder: String) {
+        let store = RedditTokenStore(path: folder + "/reddit-token.json")
+        FileManager.default.createFile(atPath: store.path, contents: Data(bytes))
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        if let token = store.token(for: "fuzz", now: now) {
+            _ = (token.isUsable(at: now), token.description, RelativeAge.describe(moment: token.expiresAt, from: now))
+        }
     }
 }
 
@@ -151,5 +179,37 @@ extension SWAPICollection {
     var pageType: any Decodable.Type {
         func page<Resource: SWAPIResource>(_ type: Resource.Type) -> any Decodable.Type { SWAPIPage<Resource>.self }
         return page(resourceType)
+    }
+}
+
+/// A value SQLite can hold, for writing a cache row as another program or a damaged disk would.
+@_spi(Fuzzing) public enum RawDatabaseValue: Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): value.databaseValue
+        case .real(let value): value.databaseValue
+        case .text(let value): value.databaseValue
+        case .blob(let value): value.databaseValue
+        }
+    }
+}
+
+extension ResponseCache {
+    /// Writes one row of `table` with `values` for `columns`, as they are, replacing any row with
+    /// the same key: for the fuzzer of what is read back from the file. Not API.
+    @_spi(Fuzzing) public func replaceRawRow(in table: String, columns: [String], values: [RawDatabaseValue]) throws {
+        let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO \"\(table)\" (\(names)) VALUES (\(marks))",
+                           arguments: StatementArguments(values.map(\.databaseValue)))
+        }
     }
 }

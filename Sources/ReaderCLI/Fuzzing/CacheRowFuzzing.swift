@@ -1,0 +1,92 @@
+import Foundation
+@_spi(Fuzzing) import ReaderKit
+
+/// One fuzzer input as the values of a cache row — every column of an entry and of a rate
+/// limit, each as any of SQLite's kinds (null, integer, real, text, blob) — written into a real
+/// cache file as another program or a damaged disk would, then read back through everything that
+/// reads it: the entry for a load (dropped when it cannot be right), its decoding and renderers,
+/// `reader cache stats`, the rate-limit lock-outs `reader status` shows, prune and clear; and
+/// the same bytes as the token file. Not API.
+@_spi(Fuzzing) public enum CacheRowFuzzing {
+    static let entryColumns = ["key", "api", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl",
+                               "fetchedAt", "lastUsedAt", "bodySize"]
+    static let rateLimitColumns = ["host", "api", "remaining", "resetAt", "observedAt"]
+    static let key = "http://127.0.0.1/fuzz/row"
+
+    /// Reads values from the input, one column after another: a byte chooses the kind and, for
+    /// text and blobs, a second byte the length; integers and reals take eight bytes. An input
+    /// that runs out gives nulls. With the first byte's low bit set, the row is a rate limit.
+    public static func run(_ input: some Collection<UInt8>) {
+        var reader = ValueReader(bytes: Array(input))
+        guard let cache = WholePathFuzzing.cache, let selector = reader.byte() else { return }
+        let now = WholePathFuzzing.now
+        if selector & 1 == 0 {
+            var values = entryColumns.map { _ in reader.value() }
+            // Mostly keep the key the load asks for, so that the read reaches the row.
+            if selector & 2 == 0 { values[0] = .text(key) }
+            if selector & 4 == 0 { values[1] = .text(selector & 8 == 0 ? "swapi" : "reddit") }
+            try? cache.replaceRawRow(in: "response", columns: entryColumns, values: values)
+            WholePathFuzzing.readBack(SWAPIPage<Film>.self, key: key, from: cache, render: WholePathFuzzing.renderList)
+            WholePathFuzzing.readBack(Person.self, key: key, from: cache, render: WholePathFuzzing.renderDetail)
+            WholePathFuzzing.readBack(RedditListing.self, key: key, from: cache, render: WholePathFuzzing.renderListing)
+            WholePathFuzzing.readBack(RedditCommentPage.self, key: key, from: cache, render: WholePathFuzzing.renderComments)
+        } else {
+            var values = rateLimitColumns.map { _ in reader.value() }
+            if selector & 2 == 0 { values[0] = .text("127.0.0.1") }
+            if selector & 4 == 0 { values[1] = .text("reddit") }
+            try? cache.replaceRawRow(in: "rateLimit", columns: rateLimitColumns, values: values)
+            if let limits = try? cache.rateLimits() {
+                for limit in limits {
+                    _ = limit.waitBeforeNextRequest(at: now).map { Duration.seconds($0) }
+                    _ = limit.lockedOutUntil(at: now).map { RelativeAge.describe(moment: $0, from: now) }
+                }
+            }
+            _ = try? cache.rateLimit(forHost: "127.0.0.1")
+        }
+        if let statistics = try? cache.statistics() {
+            _ = Reader.Cache.Stats.render(statistics, now: now)
+            _ = try? ReaderJSON.makeEncoder().encode(statistics)
+        }
+        if selector & 16 != 0 { _ = try? cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
+        if selector & 32 != 0 { _ = try? cache.clear() }
+        AnswerFuzzing.readTokenFile(input, in: WholePathFuzzing.folder)
+    }
+
+    /// Reads SQLite values out of fuzzer bytes.
+    struct ValueReader {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func byte() -> UInt8? {
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+
+        mutating func eight() -> UInt64 {
+            var value: UInt64 = 0
+            for _ in 0..<8 { value = value << 8 | UInt64(byte() ?? 0) }
+            return value
+        }
+
+        mutating func data() -> [UInt8] {
+            let length = Int(byte() ?? 0)
+            let end = min(bytes.count, index + length)
+            defer { index = end }
+            return Array(bytes[min(index, end)..<end])
+        }
+
+        mutating func value() -> RawDatabaseValue {
+            switch (byte() ?? 0) % 8 {
+            case 0: return .null
+            case 1: return .integer(Int64(bitPattern: eight()))
+            case 2: return .real(Double(bitPattern: eight()))
+            case 3: return .text(String(decoding: data(), as: UTF8.self))
+            case 4: return .blob(Data(data()))
+            case 5: return .real([1e300, -1e300, 253_402_300_800, 1_790_000_000, 0, -1, .greatestFiniteMagnitude][Int(byte() ?? 0) % 7])
+            case 6: return .integer([Int64.max, Int64.min, 0, -1, 1_790_000_000, 9_223_372_036_854_775_000][Int(byte() ?? 0) % 6])
+            default: return .text(["2026-11-21 10:00:00.000", "not a date", "9999-12-31 23:59:59.999", "0000-01-01", ""][Int(byte() ?? 0) % 5])
+            }
+        }
+    }
+}

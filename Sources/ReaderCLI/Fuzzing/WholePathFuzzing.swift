@@ -1,0 +1,146 @@
+import Foundation
+import ArgumentParser
+@_spi(Fuzzing) import ReaderKit
+
+/// One fuzzer input through the whole path an answer takes in `reader`: status, headers and body
+/// in → validation and decoding as every endpoint's type → the ErrorHandler's decision and every
+/// presentation of a failure (message, hint, detail, `--json` error, exit code, a sync's summary)
+/// → for an answer that decodes, the row stored in a real cache file → the row read back and
+/// decoded again → every renderer (tables at several widths, detail views, the comment tree,
+/// footers, `--json`).
+///
+/// ``CacheRowFuzzing`` does the same from the other end: arbitrary values in a cache row.
+/// Shared by the libFuzzer targets (`Fuzz/`) and the regression tests. Not API.
+@_spi(Fuzzing) public enum WholePathFuzzing {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+    /// Widths a terminal may have, and nil for a pipe.
+    static let widths: [Int?] = [nil, 1, 20, 40, 80, 200]
+
+    /// A private folder for this process's cache file, made once.
+    static let folder: String = {
+        let path = NSTemporaryDirectory() + "reader-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// The cache the fuzzer stores into and reads back from: a real file, as `reader` uses it.
+    nonisolated(unsafe) static var cache: ResponseCache? = try? ResponseCache.open(path: folder + "/cache.sqlite")
+
+    /// Runs one input (the format of ``AnswerFuzzing/run(_:)``) through every endpoint type.
+    public static func run(_ input: some Collection<UInt8>) {
+        AnswerFuzzing.run(input)
+        guard let (response, _) = AnswerFuzzing.answer(input) else { return }
+        through(SWAPIPage<Film>.self, response, api: .swapi, render: renderList)
+        through(SWAPIPage<Person>.self, response, api: .swapi, render: renderList)
+        through(SWAPIPage<Planet>.self, response, api: .swapi, render: renderList)
+        through(SWAPIPage<Species>.self, response, api: .swapi, render: renderList)
+        through(SWAPIPage<Starship>.self, response, api: .swapi, render: renderList)
+        through(SWAPIPage<Vehicle>.self, response, api: .swapi, render: renderList)
+        through(Film.self, response, api: .swapi, render: renderDetail)
+        through(Person.self, response, api: .swapi, render: renderDetail)
+        through(Planet.self, response, api: .swapi, render: renderDetail)
+        through(Species.self, response, api: .swapi, render: renderDetail)
+        through(Starship.self, response, api: .swapi, render: renderDetail)
+        through(Vehicle.self, response, api: .swapi, render: renderDetail)
+        through(RedditListing.self, response, api: .reddit, render: renderListing)
+        through(RedditCommentPage.self, response, api: .reddit, render: renderComments)
+    }
+
+    /// Decodes `response` as `type` as a load does, stores it, reads it back and renders it; or
+    /// decides on and presents the failure.
+    static func through<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, api: API,
+                                          render: (Value, Data) -> Void) {
+        let url = "http://127.0.0.1/fuzz/\(Value.self)"
+        do throws(ReaderError) {
+            let value = try ResponseValidator.decode(type, from: response, url: url, now: now)
+            render(value, response.body)
+            let entry = CacheEntry(key: url, api: api, url: url, status: response.status, body: response.body,
+                                   contentType: response.headers["Content-Type"], etag: response.headers["ETag"],
+                                   lastModified: response.headers["Last-Modified"], cacheControl: response.headers["Cache-Control"],
+                                   fetchedAt: now)
+            guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return }
+            readBack(type, key: url, from: cache, afterStoring: entry, render: render)
+        } catch {
+            present(error)
+        }
+    }
+
+    /// Stores `entry` (when given), then reads `key` back as a load would: a damaged row is
+    /// dropped, a copy that no longer decodes is none, and what decodes is judged and rendered.
+    static func readBack<Value: Decodable>(_ type: Value.Type, key: String, from cache: ResponseCache,
+                                           afterStoring entry: CacheEntry? = nil, render: (Value, Data) -> Void) {
+        do throws(CacheFailure) {
+            if let entry { try cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
+            guard let stored = try cache.entry(forKey: key) else { return }
+            let freshness = FreshnessPolicy.default
+            _ = (freshness.isFresh(stored, at: now), freshness.mayServeStale(stored, at: now), freshness.lifetime(of: stored))
+            _ = RelativeAge.describe(seconds: stored.ageSeconds(at: now))
+            _ = ReaderJSON.formatTimestamp(stored.fetchedAt)
+            guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: stored.body) else { return }
+            render(value, stored.body)
+        } catch {
+            present(.cache(error))
+        }
+    }
+
+    /// Every way `reader` shows a failure, and the exit code it ends with.
+    static func present(_ error: ReaderError) {
+        AnswerFuzzing.decideAndPresent(error)
+        _ = error.exitCode.rawValue
+        _ = try? ReaderJSON.makeEncoder().encode(JSONValue.object([
+            "code": .string(error.code.description), "message": .string(error.message),
+            "suggestion": .string(error.suggestion), "detail": .string(error.technicalDetail),
+        ]))
+        _ = TerminalText.sanitise(error.technicalDetail, maxLength: 2000)
+    }
+
+    /// `--json`: the body parsed as a tree and written back out, as the JSON renderer does.
+    static func renderJSON(_ body: Data) {
+        guard let tree = try? JSONValue(parsing: body) else { return }
+        _ = try? ReaderJSON.makeEncoder().encode(JSONValue.object(["items": tree["results"] ?? tree, "meta": .null]))
+    }
+
+    static func renderList<Resource: SWAPIResource & Presentable>(_ page: SWAPIPage<Resource>, _ body: Data) {
+        for width in widths {
+            _ = Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns,
+                      rows: page.results.map { [$0.id.map(String.init) ?? "?"] + $0.row }).render(width: width)
+        }
+        _ = SWAPI.pageCount(of: page)
+        _ = SWAPIList<Resource>.footer(page, page: 1)
+        _ = SWAPIList<Resource>.footer(page, page: 10_000)
+        renderJSON(body)
+    }
+
+    static func renderDetail<Resource: SWAPIResource & Presentable>(_ resource: Resource, _ body: Data) {
+        let links = resource.links.flatMap(\.1)
+        let names = Dictionary(links.prefix(3).map { ($0, "Name of \($0)") }, uniquingKeysWith: { first, _ in first })
+        for width in widths {
+            _ = SWAPIList<Resource>.detailLines(resource, names: names, width: width ?? 100, style: .plain)
+        }
+        renderJSON(body)
+    }
+
+    static func renderListing(_ listing: RedditListing, _ body: Data) {
+        let table = Reader.Posts.table(listing.posts, now: now)
+        for width in widths { _ = table.render(width: width) }
+        for width in widths.compactMap({ $0 }) {
+            _ = CommentTree.lines(listing.children, depth: 0, now: now, width: width, style: .plain)
+        }
+        renderJSON(body)
+    }
+
+    static func renderComments(_ page: RedditCommentPage, _ body: Data) {
+        for width in widths.compactMap({ $0 }) {
+            _ = CommentTree.header(page.post, now: now, width: width, style: .plain)
+            _ = CommentTree.lines(page.comments.children, depth: 0, now: now, width: width, style: .plain)
+        }
+        renderJSON(body)
+    }
+}
+
+/// A SWAPI command for any resource type, to reach the renderers the six commands share.
+struct SWAPIList<Resource: SWAPIResource & Presentable>: SWAPICommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "list") }
+    @OptionGroup var query: SWAPIQuery
+    @OptionGroup var options: GlobalOptions
+}
