@@ -40,23 +40,20 @@ import TestSupport
     }
 
     @Test func waitWaitsForTheServiceToComeUp() async throws {
-        // Find a free port, leave it closed, and open it only after reader has started waiting.
-        let probe = try await TestServer { _ in .close }
-        let port = probe.port
-        await probe.shutdown()
-        let reader = ReaderProcess(swapiURL: "http://127.0.0.1:\(port)/api")
-        let running = try reader.launch(["films", "--wait", "--timeout", "60s"])
-        var server: TestServer?
-        for _ in 0..<200 where server == nil {
-            try await Task.sleep(for: .milliseconds(50))
-            let said = (try? String(contentsOf: running.err, encoding: .utf8)) ?? ""
-            if said.contains("waiting for it") { server = try await TestServer(port: port, Fixtures.route) }
-        }
+        // A port held but not listening: refused, as a service that is down, and no other
+        // process can take it before the server starts listening on it.
+        let port = try TestServer.ReservedPort()
+        let reader = ReaderProcess(swapiURL: "http://127.0.0.1:\(port.port)/api")
+        let (running, waiting) = try await reader.launch(["films", "--wait", "--timeout", "60s"],
+                                                         untilStandardErrorContains: "waiting for it")
+        // The service comes up only once reader has said it is waiting.
+        let server = waiting ? try await TestServer(on: port, Fixtures.route) : nil
         let result = running.wait()
-        #expect(server != nil, "reader never said it was waiting: \(result.stderr)")
+        #expect(waiting, "reader never said it was waiting: \(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("A New Hope"))
         #expect(result.stderr.hasPrefix("notice T1004: 127.0.0.1 cannot be reached; waiting for it"))
+        #expect(server?.requests.map(\.target) == ["/api/films/"])
         await server?.shutdown()
     }
 

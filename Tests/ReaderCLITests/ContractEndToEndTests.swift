@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import NIOConcurrencyHelpers
-import ReaderKit
 import Testing
 import TestSupport
 
@@ -72,7 +71,8 @@ import TestSupport
         let first = try #require(try reader.run("films", "--json").json)
         let items = try #require(first["items"] as? [[String: Any]])
         #expect(items.count == 6)
-        #expect(items[0]["episode_id"] as? Int == 4 && items[0]["opening_crawl"] != nil)
+        let newHope = try #require(items.first)
+        #expect(newHope["episode_id"] as? Int == 4 && newHope["opening_crawl"] != nil)
         let meta = try #require(first["meta"] as? [String: Any])
         #expect(meta["source"] as? String == "network" && meta["stale"] as? Bool == false)
         #expect(meta["error_code"] is NSNull && meta["count"] as? Int == 6)
@@ -167,26 +167,6 @@ import TestSupport
         await faulty.server.shutdown()
     }
 
-    @Test func anUnresolvableHostExits68OrServesTheCache() async throws {
-        // A label longer than 63 bytes cannot be put in a DNS query: glibc fails it locally, so
-        // this test sends nothing beyond loopback.
-        let host = "http://" + String(repeating: "a", count: 70) + ".invalid/api"
-        let reader = ReaderProcess(swapiURL: host)
-        // Put a copy in the cache as an earlier run would have, under the same URL.
-        let cache = try ResponseCache.open(path: reader.cachePath)
-        let url = try #require(URL(string: host + "/films/"))
-        try cache.store(CacheEntry(key: CacheKey.normalise(url), api: .swapi, url: url.absoluteString, status: 200,
-                                   body: Data(Fixtures.bytes("swapi/films.json")), fetchedAt: Date()))
-
-        let withCopy = try reader.run("films", "--refresh")
-        #expect(withCopy.status == 0)
-        #expect(withCopy.stderr.contains("notice T1003:"))
-
-        let without = try reader.run("people", "--refresh")
-        #expect(without.status == 68)
-        #expect(without.stderr.contains("error T1003: cannot find host"))
-    }
-
     @Test func nothingListeningExits75OrServesTheCache() async throws {
         let server = try await TestServer(Fixtures.route)
         let reader = ReaderProcess(server: server)
@@ -211,19 +191,6 @@ import TestSupport
         let cached = try reader.run("films", "--offline")
         #expect(cached.status == 0 && cached.stdout.contains("A New Hope"))
         #expect(server.requests.count == 1)
-        await server.shutdown()
-    }
-
-    @Test func serviceUnavailableWithRetryAfterTwiceThenSucceedsOnTheThirdAttempt() async throws {
-        let calls = NIOLockedValueBox(0)
-        let server = try await TestServer { request in
-            let call = calls.withLockedValue { $0 += 1; return $0 }
-            return call <= 2 ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "1")]) : Fixtures.route(request)
-        }
-        let result = try ReaderProcess(server: server).run("films")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("A New Hope"))
-        #expect(server.requests.count == 3)
         await server.shutdown()
     }
 
@@ -273,10 +240,13 @@ import TestSupport
     }
 
     @Test func aBodyThatTricklesInIsCutOffByTheDeadline() async throws {
-        let server = try await TestServer { _ in .trickle(interval: .milliseconds(100)) }
-        let result = try ReaderProcess(server: server).run("films", "--timeout", "1", "--retries", "0")
-        #expect(result.status == 75)
+        // The deadline is the transport's real clock (nothing to inject): the test waits for it,
+        // and asserts only what happened, not how long it took.
+        let server = try await TestServer { _ in .trickle(interval: .milliseconds(50)) }
+        let result = try ReaderProcess(server: server).run("films", "--timeout", "500ms", "--retries", "0")
+        #expect(result.status == 75, "\(result.stderr)")
         #expect(result.stderr.contains("error T1001:"))
+        #expect(server.requests.count == 1, "the request was answered: the body was what never ended")
         await server.shutdown()
     }
 

@@ -52,10 +52,14 @@ struct ReaderProcess {
         let process: Process
         let out: URL
         let err: URL
+        /// Signalled once everything the process wrote to stderr is in `err`, when stderr is a
+        /// pipe copied there (``ReaderProcess/launch(_:untilStandardErrorContains:)``).
+        var copied: DispatchSemaphore? = nil
 
         /// Waits for it to end and collects what it printed.
         func wait() -> Result {
             process.waitUntilExit()
+            copied?.wait()
             return Result(status: process.terminationStatus,
                           stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                           stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
@@ -77,6 +81,54 @@ struct ReaderProcess {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return Running(process: process, out: out, err: err)
+    }
+}
+
+extension ReaderProcess {
+    /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr, or has ended
+    /// without writing it: a readiness signal read from a pipe as it is written, never polled.
+    /// - Returns: the running process, and whether `text` was seen.
+    func launch(_ arguments: [String], untilStandardErrorContains text: String) async throws -> (Running, sawText: Bool) {
+        let process = Process()
+        process.executableURL = ReaderProcess.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        let copy = open(err.path, O_WRONLY | O_APPEND)
+        let source = pipe.fileHandleForReading.fileDescriptor
+        let copied = DispatchSemaphore(value: 0)
+        let needle = Array(text.utf8)
+        try process.run()
+        // The parent's copy of the write end must go, or the pipe never reaches end of file.
+        try? pipe.fileHandleForWriting.close()
+        let saw = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread {
+                var seen: [UInt8] = []
+                var answered = false
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = read(source, &buffer, buffer.count)
+                    if count <= 0 { break }
+                    _ = buffer.withUnsafeBytes { write(copy, $0.baseAddress, count) }
+                    seen += buffer[0..<count]
+                    if !answered, seen.firstRange(of: needle) != nil {
+                        answered = true
+                        continuation.resume(returning: true)
+                    }
+                }
+                close(copy)
+                if !answered { continuation.resume(returning: false) }
+                copied.signal()
+            }.start()
+        }
+        return (Running(process: process, out: out, err: err, copied: copied), saw)
     }
 }
 
@@ -121,7 +173,9 @@ extension ReaderProcess {
         tcsetattr(slave, TCSANOW, &attributes)
 
         let received = NIOLockedValueBox<[UInt8]>([])
+        let drained = DispatchSemaphore(value: 0)
         let reader = Thread {
+            defer { drained.signal() }
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(master, &buffer, buffer.count)
@@ -147,7 +201,7 @@ extension ReaderProcess {
         process.waitUntilExit()
         close(slave)
         // Once the last holder of the terminal is gone, reading the master ends with EIO.
-        while !reader.isFinished { usleep(10_000) }
+        drained.wait()
         close(master)
         let shown = String(decoding: received.withLockedValue { $0 }, as: UTF8.self)
         return Result(status: process.terminationStatus,

@@ -26,7 +26,11 @@ import TestSupport
             let state = self.state
             server = try await TestServer { request in
                 if request.path == "/api/v1/access_token" {
-                    let expected = "Basic " + Data("\(RedditOAuthEndToEndTests.clientID):\(RedditOAuthEndToEndTests.secret)".utf8).base64EncodedString()
+                    // An installed app has no secret: Reddit takes its id with an empty password.
+                    let installed = String(decoding: request.body, as: UTF8.self)
+                        .hasPrefix("grant_type=https%3A%2F%2Foauth.reddit.com%2Fgrants%2Finstalled_client&")
+                    let password = installed ? "" : RedditOAuthEndToEndTests.secret
+                    let expected = "Basic " + Data("\(RedditOAuthEndToEndTests.clientID):\(password)".utf8).base64EncodedString()
                     return state.withLockedValue { state in
                         guard request.method == "POST", !state.refuseCredentials, request.headers["authorization"] == expected else {
                             return .json(Array(#"{"message": "Unauthorized", "error": 401}"#.utf8), status: 401)
@@ -70,11 +74,11 @@ import TestSupport
         let first = try reader.run("posts", "popular")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(reddit.tokenRequests.count == 1)
-        let grant = String(decoding: reddit.tokenRequests[0].body, as: UTF8.self)
-        #expect(grant == "grant_type=client_credentials")
+        let grant = try #require(reddit.tokenRequests.first).body
+        #expect(String(decoding: grant, as: UTF8.self) == "grant_type=client_credentials")
         // Read from the OAuth host, without `.json`, with the bearer token.
         #expect(reddit.apiRequests.map(\.target) == ["/r/popular/hot?limit=25&raw_json=1"])
-        #expect(reddit.apiRequests[0].headers["authorization"] == "bearer token-1-SECRETVALUE")
+        #expect(reddit.apiRequests.first?.headers["authorization"] == "bearer token-1-SECRETVALUE")
 
         // The token is kept where only the user can read it.
         let attributes = try FileManager.default.attributesOfItem(atPath: tokenPath(reader))
@@ -148,13 +152,23 @@ import TestSupport
 
     @Test func anInstalledAppUsesTheInstalledClientGrantWithAKeptDeviceID() async throws {
         let reddit = try await FakeReddit()
+        // Tokens that are already within the renewal margin: the second run must ask again,
+        // so there are two grants whose device ids can be compared.
+        reddit.state.withLockedValue { $0.expiresIn = 30 }
         let reader = reader(reddit, secret: nil)
-        _ = try reader.run("posts", "popular")
-        _ = try reader.run("posts", "popular", "--refresh")
+        let first = try reader.run("posts", "popular")
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try reader.run("posts", "popular", "--refresh")
+        #expect(second.status == 0, "\(second.stderr)")
         let grants = reddit.tokenRequests.map { String(decoding: $0.body, as: UTF8.self) }
-        #expect(grants.count >= 1)
-        #expect(grants.allSatisfy { $0.hasPrefix("grant_type=https%3A%2F%2Foauth.reddit.com%2Fgrants%2Finstalled_client&device_id=") })
-        #expect(Set(grants).count == 1, "the device id is kept between runs")
+        try #require(grants.count == 2, "one grant a run: \(grants)")
+        let prefix = "grant_type=https%3A%2F%2Foauth.reddit.com%2Fgrants%2Finstalled_client&device_id="
+        #expect(grants.allSatisfy { $0.hasPrefix(prefix) }, "\(grants)")
+        let deviceIDs = grants.map { $0.dropFirst(prefix.count) }
+        // Reddit asks for 20 to 30 characters, the same for one installation.
+        #expect(deviceIDs.allSatisfy { (20...30).contains($0.count) }, "\(deviceIDs)")
+        #expect(deviceIDs[0] == deviceIDs[1], "the device id is kept between runs")
+        #expect(deviceIDs[0] != "DO_NOT_TRACK_THIS_DEVICE", "a random id made for this installation and kept")
         await reddit.server.shutdown()
     }
 

@@ -149,15 +149,30 @@ import Testing
         #expect(handler.decide(transport(.cannotFindHost), in: ErrorContext(mode: .background)) == .ignore(.summarised))
     }
 
-    /// Walks every status from 100 to 599, as Alamofire's RetryPolicyTests do: only the listed
-    /// statuses are ever retried, and no 4xx but 408 and 429 is ever served stale.
+    /// The README's status rows, written out: whether the first failure is retried, what it
+    /// becomes once retries are spent with a cached copy, and its exit code.
+    static func expectedRow(forStatus code: Int) -> (retried: Bool, withCopy: Decision, exit: Int32) {
+        switch code {
+        case 401, 403: (false, .reset(.deleteCachedCopy, then: .alert), 77)
+        case 404, 410: (false, .reset(.deleteCachedCopy, then: .alert), 66)
+        case 408, 429: (true, .ignore(.servedStale), 75)
+        case 502, 503, 504: (true, .ignore(.servedStale), 69)
+        case 500...599: (false, .ignore(.servedStale), 69)
+        default: (false, .alert, 76)
+        }
+    }
+
+    /// Walks every status from 100 to 599 against the table above, as Alamofire's
+    /// RetryPolicyTests walk theirs: only the listed statuses are ever retried, and no 4xx but
+    /// 408 and 429 is ever served stale.
     @Test func everyStatusCode() {
-        for code in 100...599 where !(200...299).contains(code) {
-            let retried = handler.decide(status(code), in: ErrorContext(attempt: 1))
-            #expect((retried.name == "retry") == RetryPolicy.retryableStatuses.contains(code), "status \(code)")
-            let withCopy = final(status(code), cached: true)
-            let servesStale = withCopy == .ignore(.servedStale)
-            #expect(servesStale == (code == 408 || code == 429 || (500...599).contains(code)), "status \(code)")
+        for code in 100...599 {
+            let row = Self.expectedRow(forStatus: code)
+            let first = handler.decide(status(code), in: ErrorContext(attempt: 1))
+            #expect(first == (row.retried ? .retry(after: .milliseconds(500)) : .alert), "status \(code)")
+            #expect(final(status(code), cached: true) == row.withCopy, "status \(code)")
+            #expect(final(status(code), cached: false) == .alert, "status \(code)")
+            #expect(status(code).exitCode.rawValue == row.exit, "status \(code)")
         }
     }
 

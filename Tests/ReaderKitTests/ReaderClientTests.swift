@@ -73,20 +73,49 @@ import TestSupport
         await server.shutdown()
     }
 
-    @Test func theDeadlineCoversABodyThatNeverEnds() async throws {
-        let server = try await TestServer { _ in .trickle(interval: .milliseconds(50)) }
-        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!)
-        let client = ReaderClient(configuration: .init(services: services, timeout: .milliseconds(500),
-                                                       retryPolicy: RetryPolicy(maximumRetries: 0)))
-        let endpoint = try SWAPI.list(Film.self)
-        do {
-            _ = try await client.load(endpoint)
-            Issue.record("a trickling body must time out")
-        } catch {
-            #expect(error.error.code.description == "T1001")
+    /// A transport whose resolver knows no name under `.invalid` (RFC 6761: such names never
+    /// resolve) and fails it as AsyncHTTPTransport fails a name that does not resolve. No resolver
+    /// is asked, so nothing leaves the machine whatever the host's DNS set-up.
+    struct NoSuchNames: HTTPTransport {
+        func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse {
+            let host = request.url.host ?? ""
+            guard !host.hasSuffix(".invalid") else {
+                throw TransportFailure(.cannotFindHost, host: host, detail: "NXDOMAIN (test resolver)")
+            }
+            throw TransportFailure(.unknown, host: host, detail: "the test transport only knows .invalid names")
         }
+
+        func shutdown() async {}
+    }
+
+    @Test func anUnresolvableHostIsNotRetriedServesTheCacheOrAlertsWithT1003() async throws {
+        let base = try #require(URL(string: "http://swapi.reader-test.invalid/api"))
+        let cachePath = temporaryCachePath()
+        // A copy in the cache, as an earlier run would have stored it, under the same URL.
+        let filmsURL = base.appendingPathComponent("films/")
+        try ResponseCache.open(path: cachePath).store(CacheEntry(
+            key: CacheKey.normalise(filmsURL), api: .swapi, url: filmsURL.absoluteString, status: 200,
+            body: Data(Fixtures.bytes("swapi/films.json")), fetchedAt: Date()))
+        let sleeps = Sleeps()
+        let client = ReaderClient(configuration: .init(services: ServiceConfiguration(swapiBaseURL: base), cachePath: cachePath),
+                                  transport: NoSuchNames(), sleep: sleeps.sleep)
+
+        let stale = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .refresh))
+        #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "T1003")
+        #expect(stale.value.results.first?.title == "A New Hope")
+        #expect(await client.notices.drain().map(\.notice.kind) == [.staleData])
+
+        let people = try SWAPI.list(Person.self)
+        do {
+            _ = try await client.load(people, options: LoadOptions(cacheMode: .refresh))
+            Issue.record("nothing cached and no such host: the load must fail")
+        } catch {
+            #expect(error.error.code.description == "T1003" && error.decision == .alert)
+            #expect(error.error.exitCode.rawValue == 68)
+            #expect(error.error.message == "cannot find host swapi.reader-test.invalid: the name does not resolve")
+        }
+        #expect(sleeps.recorded.withLockedValue { $0 }.isEmpty, "a name that does not resolve is not retried")
         await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func aBodyOverTheLimitIsRefused() async throws {

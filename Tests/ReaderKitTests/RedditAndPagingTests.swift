@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 @testable import ReaderKit
@@ -50,7 +51,7 @@ import TestSupport
         let policy = RetryPolicy(maximumRetries: 0, baseDelay: .milliseconds(500), jitter: { 1 })
         let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "h", detail: ""))
         var context = ErrorContext(attempt: 9, remaining: .seconds(60), waitsForConnectivity: true)
-        #expect(policy.delay(before: refused, in: context) == RetryPolicy.connectivityPollCeiling)
+        #expect(policy.delay(before: refused, in: context) == .seconds(5), "the poll ceiling the README gives")
         context.remaining = .seconds(2)
         #expect(policy.delay(before: refused, in: context) == nil)
         context.waitsForConnectivity = false
@@ -82,40 +83,87 @@ import TestSupport
         #expect(SWAPI.endpoint(forLink: "https://swapi.dev/api/secrets/1/") == nil)
     }
 
-    @Test func aLyingCountCannotAskForMillionsOfPages() {
-        let page = SWAPIPage<Film>(count: 10_000_000, next: "x", previous: nil, results: [])
-        #expect(SWAPI.pageCount(of: page) == 1)
+    @Test func aLyingCountCannotAskForMillionsOfPages() throws {
+        // Six films a page, as SWAPI's first page of films has; only `count` and `next` change.
+        let films = try ReaderJSON.makeDecoder().decode(SWAPIPage<Film>.self, from: Data(Fixtures.bytes("swapi/films.json")))
+        #expect(films.results.count == 6)
+        func pages(count: Int, next: String? = "https://swapi.dev/api/films/?page=2", results: [Film] = films.results) -> Int {
+            SWAPI.pageCount(of: SWAPIPage(count: count, next: next, previous: nil, results: results))
+        }
+        #expect(pages(count: 10_000_000) == 1_000, "the cap")
+        #expect(pages(count: 6_000) == 1_000)
+        #expect(pages(count: 5_994) == 999)
+        #expect(pages(count: 87) == 15)
+        #expect(pages(count: 6) == 2, "a next link means at least one more page")
+        #expect(pages(count: 10_000_000, next: nil) == 1, "no next link, no more pages")
+        #expect(pages(count: 10_000_000, results: []) == 1, "an empty page says nothing about page size")
     }
 
-    @Test func concurrentLoadsKeepTheirOrderAndStayWithinTheBound() async throws {
+    /// Holds each request until `width` are held at once, then answers them all; checks on each
+    /// arrival that the client has not started more than `width` beyond the ones it has finished.
+    /// A client that never has `width` requests in flight gets no answers (its loads then fail
+    /// at their deadline); one that sends more than `width` is caught by the arrival check.
+    final class Overlap: Sendable {
+        struct State {
+            var held: [@Sendable () -> Void] = []
+            var arrived = 0
+            var finished = 0
+            var fullBatches = 0
+            var tooMany: [String] = []
+        }
+
+        let width: Int
+        let total: Int
+        let state = NIOLockedValueBox(State())
+
+        init(width: Int, total: Int) {
+            self.width = width
+            self.total = total
+        }
+
+        /// What the client reports as each load finishes (its progress handler).
+        func finished(_ progress: LoadProgress) {
+            state.withLockedValue { $0.finished = max($0.finished, progress.completed) }
+        }
+
+        func arrive(_ answer: @escaping @Sendable () -> Void) {
+            let release = state.withLockedValue { state -> [@Sendable () -> Void] in
+                state.arrived += 1
+                // The client starts a load only when one has finished, so the k-th request
+                // arrives after at least k − width finished.
+                if state.arrived > width + state.finished {
+                    state.tooMany.append("request \(state.arrived) arrived with \(state.finished) finished")
+                }
+                state.held.append(answer)
+                guard state.held.count == width || state.arrived == total else { return [] }
+                if state.held.count == width { state.fullBatches += 1 }
+                defer { state.held = [] }
+                return state.held
+            }
+            for answer in release { answer() }
+        }
+    }
+
+    @Test func concurrentLoadsKeepTheirOrderAndFillTheirBoundExactly() async throws {
         let data = SWAPIDataSet()
-        let inFlight = InFlight()
+        let overlap = Overlap(width: 3, total: 12)
         let server = try await TestServer { request in
-            inFlight.enter()
-            defer { inFlight.leave() }
-            usleep(20_000)
-            return data.reply(to: request) ?? .close
+            let reply = data.reply(to: request) ?? .close
+            return .deferred { answer in overlap.arrive { answer(reply) } }
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paging-\(UUID().uuidString)")
         let client = ReaderClient(configuration: .init(
             services: ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!),
-            cachePath: folder.appendingPathComponent("cache.sqlite").path, maximumConcurrentRequests: 3))
+            cachePath: folder.appendingPathComponent("cache.sqlite").path, timeout: .seconds(10),
+            retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 3))
         let endpoints = try (1...12).map { try SWAPI.resource(Planet.self, id: $0) }
-        let results = await client.loadConcurrently(endpoints)
+        let results = await client.loadConcurrently(endpoints, progress: overlap.finished)
         #expect(try results.map { try $0.get().value.url } == (1...12).map { "https://swapi.dev/api/planets/\($0)/" })
-        // The bound is a promise; how much overlap a loaded machine shows is not (bench/ measures it).
-        #expect(inFlight.maximum <= 3)
+        let seen = overlap.state.withLockedValue { $0 }
+        #expect(seen.fullBatches == 4, "three requests were in flight at once, four times over")
+        #expect(seen.tooMany.isEmpty, "\(seen.tooMany)")
+        #expect(server.requests.count == 12)
         await client.shutdown()
         await server.shutdown()
     }
-}
-
-/// Counts requests the server is handling at once.
-final class InFlight: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
-    private(set) var maximum = 0
-
-    func enter() { lock.lock(); current += 1; maximum = max(maximum, current); lock.unlock() }
-    func leave() { lock.lock(); current -= 1; lock.unlock() }
 }

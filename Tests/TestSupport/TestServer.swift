@@ -42,6 +42,10 @@ public final class TestServer: Sendable {
         case close
         /// Waits `delay`, then replies: a slow server, for benchmarks that must show concurrency.
         case delayed(TimeAmount, Reply)
+        /// Replies when the test says so: `start` is given a function to call, from any thread,
+        /// with the reply. Lets a test hold requests until it has seen what it waits for, without
+        /// blocking the server's threads or waiting on a clock.
+        case deferred(@Sendable (_ answer: @escaping @Sendable (Reply) -> Void) -> Void)
 
         /// A JSON response.
         public static func json(_ body: [UInt8], status: Int = 200, headers: [(String, String)] = []) -> Reply {
@@ -64,16 +68,50 @@ public final class TestServer: Sendable {
     /// Starts a server that answers with `handler`.
     /// - Parameter port: the port to listen on; 0 (the default) lets the system choose a free one.
     public init(port requestedPort: Int = 0, _ handler: @escaping Handler) async throws {
-        let recorded = self.recorded
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        channel = try await Self.bootstrap(handler, recorded).bind(host: "127.0.0.1", port: requestedPort).get()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// Starts a server on a port reserved earlier, which nothing else could take in between.
+    public init(on reserved: ReservedPort, _ handler: @escaping Handler) async throws {
+        guard listen(reserved.socket, 128) == 0 else { throw IOError(errnoCode: errno, reason: "listen") }
+        channel = try await Self.bootstrap(handler, recorded).withBoundSocket(reserved.socket).get()
+        port = reserved.port
+    }
+
+    private static func bootstrap(_ handler: @escaping Handler, _ recorded: NIOLockedValueBox<[Request]>) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(Connection(handler: handler, recorded: recorded))
                 }
             }
-        channel = try await bootstrap.bind(host: "127.0.0.1", port: requestedPort).get()
-        port = channel.localAddress?.port ?? 0
+    }
+
+    /// A port on 127.0.0.1 bound but not listening: connections to it are refused, as to a
+    /// service that is down, and no other process can take it until ``TestServer/init(on:_:)``
+    /// starts listening on it.
+    public struct ReservedPort: Sendable {
+        public let socket: CInt
+        public let port: Int
+
+        public init() throws {
+            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                    bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+                }
+            }
+            guard bound else { throw IOError(errnoCode: errno, reason: "bind") }
+            socket = descriptor
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
     }
 
     /// Stops listening.
@@ -138,6 +176,15 @@ public final class TestServer: Sendable {
                 context.eventLoop.scheduleTask(in: delay) {
                     let (connection, context) = loopBound.value
                     connection.reply(later, context: context)
+                }
+            case .deferred(let start):
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let eventLoop = context.eventLoop
+                start { later in
+                    eventLoop.execute {
+                        let (connection, context) = loopBound.value
+                        connection.reply(later, context: context)
+                    }
                 }
             }
         }
