@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Property tests of every parser at a boundary (test targets only).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -74,6 +76,7 @@ let package = Package(
             name: "ReaderKitTests",
             dependencies: [
                 "ReaderKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -86,6 +89,7 @@ let package = Package(
             dependencies: [
                 "ReaderCLI",
                 "ReaderMain",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 "ReaderKit",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
