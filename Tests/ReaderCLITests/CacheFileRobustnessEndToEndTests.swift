@@ -67,6 +67,8 @@ import TestSupport
         let server = try await TestServer(Fixtures.route)
         var reader = ReaderProcess(server: server)
         let places = try Self.thingsThatAreNotFiles(in: reader.folder)
+        // A device node is not left behind in the temporary folder.
+        defer { for (_, path) in places { try? FileManager.default.removeItem(atPath: path) } }
         for (kind, path) in places {
             // Given a cache path naming a FIFO, a folder, a socket or a device.
             reader.environment["READER_CACHE_PATH"] = path
