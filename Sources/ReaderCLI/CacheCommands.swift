@@ -123,7 +123,11 @@ enum CacheCommand {
         let output = options.makeOutput()
         let result: Result<T, ReaderError>
         do throws(ReaderError) { result = .success(try await body(client)) } catch { result = .failure(error) }
-        output.notices(await client.notices.drain())
+        var notices = await client.notices.drain()
+        // A cache command that fails on the cache says so in its error; the notice a load would
+        // have shown ("carrying on without it") is not true of a command that stops.
+        if case .failure(let error) = result { notices.removeAll { $0.notice.code == error.code } }
+        output.notices(notices)
         return try result.get()
     }
 

@@ -13,8 +13,10 @@ extension Reader {
                 as 'reader posts SUBREDDIT' does, and each post's comments as 'reader comments ID' does.
 
                 Fresh copies are not fetched again, stale ones are revalidated. Failures of single \
-                requests are summed up at the end, not shown one by one. Exit 0 means the sync is \
-                complete; otherwise the exit code is that of the most frequent failure.
+                requests are summed up at the end, not shown one by one, with what they left \
+                missing: a collection whose first page failed is not read at all. Exit 0 means the \
+                sync is complete; otherwise the exit code is that of the first collection not read, \
+                else of the most frequent failure.
 
                 Examples:
                   reader sync swapi
@@ -89,14 +91,17 @@ extension Reader {
                     output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
                 }
             }
+            // A collection not read at all hides more than any count of failed requests shows.
+            let notRead = reports.flatMap(\.1.notRead)
             let failures = reports.flatMap(\.1.failures).sorted { $0.count > $1.count }
-            if let worst = failures.first {
+            if let worst = notRead.first?.error ?? failures.first?.error {
                 let failed = reports.reduce(0) { $0 + $1.1.failed }
                 if !options.json {
-                    output.writeLine("\(output.errorStyle.red("error \(worst.error.code)")): the sync is incomplete: \(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
+                    let unread = notRead.isEmpty ? "" : "\(notRead.map(\.name).joined(separator: ", ")) not read, "
+                    output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(unread)\(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
                                      to: .standardError)
                 }
-                throw ArgumentParser.ExitCode(worst.error.exitCode.rawValue)
+                throw ArgumentParser.ExitCode(worst.exitCode.rawValue)
             }
         }
 
@@ -106,6 +111,11 @@ extension Reader {
                 "fetched": .integer(Int64(report.fetched)),
                 "already_fresh": .integer(Int64(report.alreadyFresh)),
                 "failed": .integer(Int64(report.failed)),
+                "not_read": .array(report.notRead.map { item in
+                    .object(["name": .string(item.name), "code": .string(item.error.code.description),
+                             "message": .string(item.error.message), "exit_code": .integer(Int64(item.error.exitCode.rawValue))])
+                }),
+                "pages_failed": .object(report.pagesFailed.mapValues { .integer(Int64($0)) }),
                 "failures": .array(report.failures.map { failure in
                     .object(["code": .string(failure.error.code.description), "count": .integer(Int64(failure.count)),
                              "message": .string(failure.error.message),

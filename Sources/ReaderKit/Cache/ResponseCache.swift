@@ -28,6 +28,8 @@ public struct ResponseCache: Sendable {
     public let path: String
     /// Whether the file could only be opened for reading; writes then fail with `unwritable`.
     public let isReadOnly: Bool
+    /// Where the file and its -wal really are: SQLite puts the log beside a symbolic link's target.
+    private var resolvedPath: String { Self.realPath(path) }
 
     /// Marks the file as reader's (`PRAGMA application_id`, "RDRC"), so that another program's
     /// database at the cache path is recognised and moved aside instead of being written into.
@@ -40,6 +42,7 @@ public struct ResponseCache: Sendable {
     public static func open(path: String) throws(CacheFailure) -> ResponseCache {
         do {
             try prepareLocation(path)
+            try refuseIfNotRegularFile(path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.label = "reader.cache"
@@ -63,6 +66,7 @@ public struct ResponseCache: Sendable {
             // no inspecting connection, no claim, and no migration when none is due.
             let isReaders = Self.headerSaysReaders(path)
             if !isReaders { try inspect(path) }
+            keepPrivate(path)
             let pool = try DatabasePool(path: path, configuration: configuration)
             if !isReaders { try claim(pool) }
             let isCurrent = try pool.read { db in
@@ -125,9 +129,12 @@ public struct ResponseCache: Sendable {
     /// and already in WAL mode (read and write versions 2 at offsets 18 and 19). Anything else,
     /// including a short or unreadable file, goes through ``inspect(_:)``.
     static func headerSaysReaders(_ path: String) -> Bool {
-        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO put at the path since it was checked must not hang reader.
+        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { Foundation.close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
         var header = [UInt8](repeating: 0, count: 100)
         guard pread(descriptor, &header, 100, 0) == 100,
               header.starts(with: Array("SQLite format 3\0".utf8)), header[18] == 2, header[19] == 2 else { return false }
@@ -186,13 +193,63 @@ public struct ResponseCache: Sendable {
                                                     attributes: [.posixPermissions: 0o700])
         }
         if !FileManager.default.fileExists(atPath: path) {
-            let descriptor = Foundation.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+            // O_NONBLOCK: opening a FIFO made at the path meanwhile fails rather than waits.
+            let descriptor = Foundation.open(path, O_CREAT | O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
                 throw CacheFailure(errno == EACCES || errno == EROFS ? .unwritable : .unavailable, path: path,
                                    detail: "cannot create the file: \(String(cString: strerror(errno)))")
             }
             Foundation.close(descriptor)
         }
+    }
+
+    /// Refuses a path that names something other than a regular file (a device such as
+    /// `/dev/null`, a FIFO, a folder, a socket), before SQLite opens it: SQLite would read a device
+    /// as an empty database and make its `-journal` beside it, and opening a FIFO would wait for
+    /// a writer forever. `stat(2)` follows a symbolic link: a link to a regular file is accepted.
+    /// A path that does not exist yet passes; it is made as a file.
+    static func refuseIfNotRegularFile(_ path: String) throws(CacheFailure) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT { return }
+            throw CacheFailure(.unavailable, path: path, detail: "cannot look at the file: \(String(cString: strerror(errno)))")
+        }
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a file"
+        }
+        throw CacheFailure(.unavailable, path: path, detail: "the cache path is \(kind), not a regular file")
+    }
+
+    /// Takes group and other permissions off the database and its -wal, -shm and -journal files,
+    /// so that a file made elsewhere (say 0644, reached through a symbolic link) does not lend its
+    /// mode to the responses reader stores, nor to the sidecar files SQLite makes with the
+    /// database's mode. SQLite puts the sidecars beside the link's target, so they are found
+    /// there. Only this user's files are changed; owner bits are kept (a file made read-only
+    /// stays read-only). Runs once the file is known to be reader's or empty, never on another
+    /// program's database.
+    static func keepPrivate(_ path: String) {
+        let target = realPath(path)
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            var status = stat()
+            guard lstat(target + suffix, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  status.st_uid == geteuid(), status.st_mode & 0o077 != 0 else { continue }
+            _ = chmod(target + suffix, status.st_mode & 0o700)
+        }
+    }
+
+    /// `path` with its symbolic links resolved, as SQLite resolves it to place the -wal and -shm
+    /// files; `path` itself when it cannot be resolved.
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The schema's history. Each migration runs once per file, in order, so a newer reader opens
@@ -355,36 +412,48 @@ public struct ResponseCache: Sendable {
     }
 
     /// Deletes every entry, or those of one API, and gives the space back to the file system.
+    /// Rows whose values are damaged go too: nothing is decoded.
     /// - Returns: how many entries and body bytes were removed.
     public func clear(api: API? = nil) throws(CacheFailure) -> CacheRemoval {
-        let removal = try remove(api.map { CacheEntry.Columns.api == $0.rawValue })
         // A lock-out is state of the same kind: clearing forgets it, so a script is never stuck.
         try run {
             try writer.write { db in
-                var limits = RateLimitState.all()
-                if let api { limits = limits.filter(Column("api") == api.rawValue) }
-                _ = try limits.deleteAll(db)
+                if let api {
+                    try db.execute(sql: "DELETE FROM rateLimit WHERE api = ?", arguments: [api.rawValue])
+                } else {
+                    try db.execute(sql: "DELETE FROM rateLimit")
+                }
             }
         }
-        return removal
+        guard let api else { return try remove(where: nil, arguments: []) }
+        return try remove(where: "api = ?", arguments: [api.rawValue])
     }
 
-    /// Deletes the entries fetched before `date` (optionally of one API) and gives the space back.
+    /// Deletes the entries fetched before `date` (optionally of one API), and those whose fetch
+    /// time cannot be read (no reader serves them), and gives the space back.
     public func prune(fetchedBefore date: Date, api: API? = nil) throws(CacheFailure) -> CacheRemoval {
-        var condition = CacheEntry.Columns.fetchedAt < date
-        if let api { condition = condition && CacheEntry.Columns.api == api.rawValue }
-        return try remove(condition)
+        var condition = "(\(Self.readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?))"
+        var arguments: StatementArguments = [date]
+        if let api {
+            condition += " AND api = ?"
+            arguments += [api.rawValue]
+        }
+        return try remove(where: condition, arguments: arguments)
     }
 
-    /// Deletes the entries matching `condition` (all when nil).
-    private func remove(_ condition: SQLExpression?) throws(CacheFailure) -> CacheRemoval {
+    /// Deletes the entries matching the SQL `condition` (all when nil), in plain SQL: no row is
+    /// decoded, so a row with absurd values goes like any other.
+    private func remove(where condition: String?, arguments: StatementArguments) throws(CacheFailure) -> CacheRemoval {
         try checkWritable()
         contentChanged.set()
+        let filter = condition.map { " WHERE \($0)" } ?? ""
         let removal = try run {
             try writer.write { db in
-                let matching = condition.map { CacheEntry.filter($0) } ?? CacheEntry.all()
-                let bytes = try Int.fetchOne(db, matching.select(sum(CacheEntry.Columns.bodySize))) ?? 0
-                return CacheRemoval(entries: try matching.deleteAll(db), bytes: bytes)
+                // The bodies' real lengths, summed by TOTAL() as a float: SUM() of a damaged
+                // bodySize overflows and would fail the very command meant to repair the file.
+                let bytes = try Double.fetchOne(db, sql: "SELECT TOTAL(length(body)) FROM response\(filter)", arguments: arguments) ?? 0
+                try db.execute(sql: "DELETE FROM response\(filter)", arguments: arguments)
+                return CacheRemoval(entries: db.changesCount, bytes: Self.byteCount(bytes))
             }
         }
         // VACUUM cannot run inside a transaction, and is worth it only when something went.
@@ -402,20 +471,25 @@ public struct ResponseCache: Sendable {
         let path = self.path
         var statistics = try run {
             try writer.read { db in
-                var statistics = CacheStatistics(path: path, createdAt: try Date.fetchOne(db, sql: "SELECT createdAt FROM cacheInfo"))
+                // Each value comes out of SQL in a shape that decodes whatever a row holds: sizes
+                // are the bodies' real lengths summed by TOTAL() (SUM() of a damaged bodySize
+                // overflows), dates only readable ones, counters bounded, APIs only text.
+                let created = try DatabaseValue.fetchOne(db, sql: "SELECT \(Self.readableDate("createdAt")) FROM cacheInfo")
+                var statistics = CacheStatistics(path: path, createdAt: created.flatMap(Date.fromDatabaseValue))
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT api, COUNT(*) AS entries, COALESCE(SUM(bodySize), 0) AS bytes,
-                           MIN(fetchedAt) AS oldest, MAX(fetchedAt) AS newest
-                    FROM response GROUP BY api
+                    SELECT api, COUNT(*) AS entries, TOTAL(length(body)) AS bytes,
+                           MIN(\(Self.readableDate("fetchedAt"))) AS oldest, MAX(\(Self.readableDate("fetchedAt"))) AS newest
+                    FROM response WHERE typeof(api) = 'text' GROUP BY api
                     """)
                 for row in rows {
                     guard let api = API(rawValue: row["api"]) else { continue }
                     statistics.apis[api, default: .init()].entries = row["entries"]
-                    statistics.apis[api, default: .init()].bytes = row["bytes"]
-                    statistics.apis[api, default: .init()].oldest = row["oldest"]
-                    statistics.apis[api, default: .init()].newest = row["newest"]
+                    statistics.apis[api, default: .init()].bytes = Self.byteCount(row["bytes"])
+                    statistics.apis[api, default: .init()].oldest = Date.fromDatabaseValue(row["oldest"])
+                    statistics.apis[api, default: .init()].newest = Date.fromDatabaseValue(row["newest"])
                 }
-                for row in try Row.fetchAll(db, sql: "SELECT api, hits, misses, revalidations FROM usage") {
+                let counters = ["hits", "misses", "revalidations"].map(Self.boundedCounter).joined(separator: ", ")
+                for row in try Row.fetchAll(db, sql: "SELECT api, \(counters) FROM usage WHERE typeof(api) = 'text'") {
                     guard let api = API(rawValue: row["api"]) else { continue }
                     statistics.apis[api, default: .init()].hits = row["hits"]
                     statistics.apis[api, default: .init()].misses = row["misses"]
@@ -424,8 +498,27 @@ public struct ResponseCache: Sendable {
                 return statistics
             }
         }
-        statistics.fileBytes = ["", "-wal"].reduce(0) { $0 + (Self.fileSize(path + $1) ?? 0) }
+        let resolvedPath = self.resolvedPath
+        statistics.fileBytes = ["", "-wal"].reduce(0) { $0 + (Self.fileSize(resolvedPath + $1) ?? 0) }
         return statistics
+    }
+
+    /// SQL for `column` when it holds a date as GRDB stores it (text that SQLite reads as a date
+    /// between the years 0 and 9999), else NULL: a number such as 1e300, garbage or `now` is not one.
+    private static func readableDate(_ column: String) -> String {
+        "CASE WHEN typeof(\(column)) = 'text' AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' AND julianday(\(column)) IS NOT NULL THEN \(column) END"
+    }
+
+    /// SQL for the usage counter `column` as a whole number from 0 to 10^15, named after it:
+    /// sums of a few of them cannot overflow.
+    private static func boundedCounter(_ column: String) -> String {
+        "CASE WHEN typeof(\(column)) = 'integer' THEN MIN(MAX(\(column), 0), 1000000000000000) ELSE 0 END AS \(column)"
+    }
+
+    /// A byte count SQLite summed as a float, as an Int (`Int.max` past it).
+    private static func byteCount(_ total: Double) -> Int {
+        guard total.isFinite, total > 0 else { return 0 }
+        return Int(exactly: total.rounded()) ?? Int.max
     }
 
     /// The rate limit last seen for `host`, if any. A row that cannot be right (a damaged file's)
@@ -466,7 +559,7 @@ public struct ResponseCache: Sendable {
     /// it is kept short. Without this call nothing is lost either: the log is part of the database.
     public func finishWrites() {
         guard !isReadOnly else { return }
-        let logSize = Self.fileSize(path + "-wal") ?? 0
+        let logSize = Self.fileSize(resolvedPath + "-wal") ?? 0
         guard contentChanged.take() || logSize > Self.logSizeBeforeCheckpoint else { return }
         // TRUNCATE, not PASSIVE: the next process to open the cache rebuilds its index of the log
         // by reading all of it, so an emptied log is what keeps opening fast. It waits for other

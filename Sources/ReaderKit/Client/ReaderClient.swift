@@ -150,6 +150,8 @@ public actor ReaderClient {
     private var opening: Task<ResponseCache?, Never>?
     /// Whether this client already replaced a damaged cache file: it is done once, never in a loop.
     private var replacedDamagedCache = false
+    /// The last cache failure noted, so that `reader cache …` reports why the cache did not open.
+    private var lastCacheFailure: CacheFailure?
     /// The rate limits last announced, per host (lowercased); read from the cache on first use.
     private var rateLimits: [String: RateLimitState?] = [:]
     /// Reddit's bearer token for this run, once obtained or read from the store.
@@ -464,7 +466,7 @@ public actor ReaderClient {
         guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
         guard FileManager.default.fileExists(atPath: path) else { return ifMissing(path) }
         guard let cache = await openCache() else {
-            throw .cache(CacheFailure(.unavailable, path: path, detail: "the cache could not be opened"))
+            throw .cache(lastCacheFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened"))
         }
         do { return try body(cache) } catch { throw .cache(error) }
     }
@@ -561,6 +563,7 @@ public actor ReaderClient {
     /// Cache trouble never fails a command: it is noted once and the command carries on. A file
     /// found damaged after it opened (a page that does not read) is replaced as at opening, once.
     private func handleCacheFailure(_ failure: CacheFailure) async {
+        lastCacheFailure = failure
         if failure.reason == .corrupt, let damaged = currentCache, !replacedDamagedCache {
             replacedDamagedCache = true
             cacheState = .none

@@ -62,6 +62,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// An internal invariant broke: a bug.
     case software = 70
+    /// The cache file cannot be created, opened or written (EX_CANTCREAT): C1002 when a damaged
+    /// file cannot be replaced, C1003, C1004. Only `reader cache …` ends so; other commands carry on.
+    case cannotCreate = 73
     /// A temporary failure: worth trying again later (offline, timed out, rate limited).
     case temporaryFailure = 75
     /// The service answered outside the protocol (HTML instead of JSON, a client error).

@@ -41,7 +41,7 @@ extension ReaderError {
             }
         case .contentType: .protocolError
         case .decoding: .dataError
-        case .cache(let failure): failure.reason == .notCached || failure.reason == .tooOld ? .unavailable : .software
+        case .cache(let failure): failure.reason == .notCached || failure.reason == .tooOld ? .unavailable : .cannotCreate
         case .rateLimited: .temporaryFailure
         case .authentication: .noPermission
         case .bug: .software
@@ -98,8 +98,8 @@ extension ReaderError {
             switch failure.reason {
             case .notCached: return "offline, and nothing is cached for this request"
             case .corrupt: return "the cache file is damaged"
-            case .unwritable: return "the cache cannot be written"
-            case .unavailable: return "the cache cannot be opened"
+            case .unwritable: return "the cache cannot be written (\(TerminalText.sanitise(failure.path)))"
+            case .unavailable: return "the cache cannot be opened (\(TerminalText.sanitise(failure.path)))"
             case .tooOld: return "the only cached copy is older than --max-stale allows"
             case .damagedEntry: return "a cached copy is damaged: \(TerminalText.sanitise(failure.detail, maxLength: 200))"
             }
@@ -145,7 +145,9 @@ extension ReaderError {
             case .notCached: return "run the command once without --offline while connected"
             case .tooOld: return "allow older data with a larger --max-stale, or connect and try again"
             case .damagedEntry: return "nothing to do: the damaged copy was dropped and is read again from the network next time"
-            default: return "run with --cache-path to use another file"
+            case .unwritable: return "make the file and its folder writable for this user (or free disk space), or use --cache-path for another file"
+            case .unavailable: return "the cache path must name a regular file this user can read (or a place where one can be made); use --cache-path for another file"
+            case .corrupt: return "run with --cache-path to use another file"
             }
         case .rateLimited:
             return "try again after the reset, or allow a longer wait with --max-wait"
