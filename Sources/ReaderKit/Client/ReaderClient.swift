@@ -228,7 +228,14 @@ public actor ReaderClient {
         while true {
             attempt += 1
             let error: ReaderError
+            // The token request is a POST: its failures are not retried as a GET's are.
+            var isIdempotent = true
             do throws(ReaderError) {
+                if usesToken {
+                    isIdempotent = false
+                    _ = try await redditBearerToken(deadline: deadline)
+                    isIdempotent = true
+                }
                 switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry) {
                 case .body(let result):
                     await record(.miss, api: endpoint.api, key: key)
@@ -241,7 +248,7 @@ public actor ReaderClient {
                 error = failure.answered(by: endpoint.api)
             }
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
-                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline),
+                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
                                        waitsForConnectivity: options.waitForConnectivity,
                                        usesToken: usesToken, tokenWasRenewed: tokenWasRenewed)
             var decision = handler.decide(error, in: context)
@@ -350,9 +357,10 @@ public actor ReaderClient {
         var current = url
         for _ in 0...configuration.maximumRedirects {
             if api == .reddit, configuration.services.redditCredentials != nil {
-                // The token goes only to the OAuth host, never to where a redirect points.
+                // The token goes only to the OAuth origin (scheme, host and port), never to
+                // another port or scheme of its host, nor anywhere a redirect points.
                 headers.remove("Authorization")
-                if current.host == configuration.services.redditOAuthBaseURL.host {
+                if let origin = Origin(current), origin == Origin(configuration.services.redditOAuthBaseURL) {
                     headers.add("Authorization", "bearer " + (try await redditBearerToken(deadline: deadline)))
                 }
             }
@@ -371,9 +379,11 @@ public actor ReaderClient {
                 throw .status(StatusFailure(status: 404, url: current.absoluteString, apiError: APIErrorBody(
                     reason: "not_found", message: "there is no subreddit by that name", statusInBody: 404)))
             }
-            guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
-                  next.scheme == "http" || next.scheme == "https" else {
+            guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
                 return (response, current)
+            }
+            if case .refuse(let refusal) = Origin.redirect(from: current, to: next) {
+                throw .transport(.redirectRefused(refusal, from: current, to: next))
             }
             current = next
         }
