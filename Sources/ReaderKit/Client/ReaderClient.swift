@@ -228,15 +228,16 @@ public actor ReaderClient {
         while true {
             attempt += 1
             let error: ReaderError
-            // The token request is a POST: its failures are not retried as a GET's are.
+            // The token request is a POST, made before the GET: its failures are not retried as a GET's are.
             var isIdempotent = true
             do throws(ReaderError) {
+                var bearerToken: String?
                 if usesToken {
                     isIdempotent = false
-                    _ = try await redditBearerToken(deadline: deadline)
+                    bearerToken = try await redditBearerToken(deadline: deadline)
                     isIdempotent = true
                 }
-                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry) {
+                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry, bearerToken: bearerToken) {
                 case .body(let result):
                     await record(.miss, api: endpoint.api, key: key)
                     return result
@@ -304,11 +305,11 @@ public actor ReaderClient {
     /// One attempt: the network (conditional when a copy with validators exists), validation,
     /// decoding, then the cache.
     private func fetch<Value>(_ endpoint: Endpoint<Value>, url: URL, key: String, deadline: ContinuousClock.Instant,
-                              revalidating copy: CacheEntry?) async throws(ReaderError) -> FetchOutcome<Value> {
+                              revalidating copy: CacheEntry?, bearerToken: String?) async throws(ReaderError) -> FetchOutcome<Value> {
         var conditions = HeaderFields()
         if let etag = copy?.etag { conditions.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified { conditions.add("If-Modified-Since", lastModified) }
-        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline)
+        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline, bearerToken: bearerToken)
         if response.status == 304, !conditions.fields.isEmpty { return .notModified(response) }
         let shownURL = finalURL.absoluteString
         let value = try ResponseValidator.decode(Value.self, from: response, url: shownURL, now: now())
@@ -349,8 +350,10 @@ public actor ReaderClient {
     }
 
     /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
-    /// redirect to its search page: that is "not found", not a page to follow.
-    func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
+    /// redirect to its search page: that is "not found", not a page to follow. `bearerToken` is
+    /// the token a load already obtained; without it, one is obtained here when needed.
+    func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant,
+              bearerToken: String? = nil) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
         let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
         var headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
@@ -361,7 +364,8 @@ public actor ReaderClient {
                 // another port or scheme of its host, nor anywhere a redirect points.
                 headers.remove("Authorization")
                 if let origin = Origin(current), origin == Origin(configuration.services.redditOAuthBaseURL) {
-                    headers.add("Authorization", "bearer " + (try await redditBearerToken(deadline: deadline)))
+                    let token = if let bearerToken { bearerToken } else { try await redditBearerToken(deadline: deadline) }
+                    headers.add("Authorization", "bearer " + token)
                 }
             }
             try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline)
