@@ -28,7 +28,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Reads `READER_SWAPI_URL`, `READER_REDDIT_URL`, `READER_REDDIT_OAUTH_URL`,
     /// `READER_REDDIT_CLIENT_ID` and `READER_REDDIT_CLIENT_SECRET`.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a URL is not http(s) with a host,
-    ///   has a port outside 1…65535, or a credential cannot be one (the message names the variable, never its value if secret).
+    ///   holds a user name or password, or has a port outside 1…65535, or a credential cannot be
+    ///   one (the message names the variable, never its value if secret).
     public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
         ServiceConfiguration(
             swapiBaseURL: try baseURL(environment["READER_SWAPI_URL"], variable: "READER_SWAPI_URL", default: defaultSWAPIURL),
