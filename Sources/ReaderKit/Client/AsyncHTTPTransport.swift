@@ -42,6 +42,11 @@ public struct AsyncHTTPTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse {
         let host = request.url.host ?? request.url.absoluteString
+        // SwiftNIO traps on a port that does not fit 16 bits, and AsyncHTTPClient connects to the
+        // default port when one is too large for `URL.port`: neither may see such a URL.
+        guard Origin.hasPortInRange(request.url) else {
+            throw TransportFailure(.unknown, host: host, detail: "\(Origin.shown(request.url)): the port is outside 1…65535; the request was not sent")
+        }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = request.method == .post ? .POST : .GET
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }

@@ -230,8 +230,16 @@ public actor ReaderClient {
         while true {
             attempt += 1
             let error: ReaderError
+            // The token request is a POST, made before the GET: its failures are not retried as a GET's are.
+            var isIdempotent = true
             do throws(ReaderError) {
-                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry) {
+                var bearerToken: String?
+                if usesToken {
+                    isIdempotent = false
+                    bearerToken = try await redditBearerToken(deadline: deadline)
+                    isIdempotent = true
+                }
+                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry, bearerToken: bearerToken) {
                 case .body(let result):
                     await record(.miss, api: endpoint.api, key: key)
                     return result
@@ -243,7 +251,7 @@ public actor ReaderClient {
                 error = failure.answered(by: endpoint.api)
             }
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
-                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline),
+                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
                                        waitsForConnectivity: options.waitForConnectivity,
                                        usesToken: usesToken, tokenWasRenewed: tokenWasRenewed)
             var decision = handler.decide(error, in: context)
@@ -299,11 +307,11 @@ public actor ReaderClient {
     /// One attempt: the network (conditional when a copy with validators exists), validation,
     /// decoding, then the cache.
     private func fetch<Value>(_ endpoint: Endpoint<Value>, url: URL, key: String, deadline: ContinuousClock.Instant,
-                              revalidating copy: CacheEntry?) async throws(ReaderError) -> FetchOutcome<Value> {
+                              revalidating copy: CacheEntry?, bearerToken: String?) async throws(ReaderError) -> FetchOutcome<Value> {
         var conditions = HeaderFields()
         if let etag = copy?.etag { conditions.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified { conditions.add("If-Modified-Since", lastModified) }
-        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline)
+        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline, bearerToken: bearerToken)
         if response.status == 304, !conditions.fields.isEmpty { return .notModified(response) }
         let shownURL = finalURL.absoluteString
         let value = try ResponseValidator.decode(Value.self, from: response, url: shownURL, now: now())
@@ -344,18 +352,22 @@ public actor ReaderClient {
     }
 
     /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
-    /// redirect to its search page: that is "not found", not a page to follow.
-    func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant) async throws(ReaderError) -> (HTTPResponse, URL) {
+    /// redirect to its search page: that is "not found", not a page to follow. `bearerToken` is
+    /// the token a load already obtained; without it, one is obtained here when needed.
+    func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant,
+              bearerToken: String? = nil) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
         let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
         var headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
         var current = url
         for _ in 0...configuration.maximumRedirects {
             if api == .reddit, configuration.services.redditCredentials != nil {
-                // The token goes only to the OAuth host, never to where a redirect points.
+                // The token goes only to the OAuth origin (scheme, host and port), never to
+                // another port or scheme of its host, nor anywhere a redirect points.
                 headers.remove("Authorization")
-                if current.host == configuration.services.redditOAuthBaseURL.host {
-                    headers.add("Authorization", "bearer " + (try await redditBearerToken(deadline: deadline)))
+                if let origin = Origin(current), origin == Origin(configuration.services.redditOAuthBaseURL) {
+                    let token = if let bearerToken { bearerToken } else { try await redditBearerToken(deadline: deadline) }
+                    headers.add("Authorization", "bearer " + token)
                 }
             }
             try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline)
@@ -373,9 +385,11 @@ public actor ReaderClient {
                 throw .status(StatusFailure(status: 404, url: current.absoluteString, apiError: APIErrorBody(
                     reason: "not_found", message: "there is no subreddit by that name", statusInBody: 404)))
             }
-            guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
-                  next.scheme == "http" || next.scheme == "https" else {
+            guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
                 return (response, current)
+            }
+            if case .refuse(let refusal) = Origin.redirect(from: current, to: next) {
+                throw .transport(.redirectRefused(refusal, from: current, to: next))
             }
             current = next
         }

@@ -27,8 +27,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     /// Reads `READER_SWAPI_URL`, `READER_REDDIT_URL`, `READER_REDDIT_OAUTH_URL`,
     /// `READER_REDDIT_CLIENT_ID` and `READER_REDDIT_CLIENT_SECRET`.
-    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a URL is not http(s) with a host, or
-    ///   a credential cannot be one (the message names the variable, never its value if secret).
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a URL is not http(s) with a host,
+    ///   holds a user name or password, or has a port outside 1…65535, or a credential cannot be
+    ///   one (the message names the variable, never its value if secret).
     public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
         ServiceConfiguration(
             swapiBaseURL: try baseURL(environment["READER_SWAPI_URL"], variable: "READER_SWAPI_URL", default: defaultSWAPIURL),
@@ -48,14 +49,22 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     static func baseURL(_ value: String?, variable: String, default fallback: URL) throws(ReaderError) -> URL {
         guard let value, !value.isEmpty else { return fallback }
-        let shown = TerminalText.sanitise(value, maxLength: 200)
+        // A password in the variable is a secret: never shown, whatever else is wrong.
+        let shown = TerminalText.sanitise(Origin.removingUserInfo(value), maxLength: 200)
+        if let components = URLComponents(string: value), components.user != nil || components.password != nil {
+            throw .invalidConfiguration("\(variable) holds a user name or password, which reader never sends: \"\(shown)\"")
+        }
         guard let components = URLComponents(string: value),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty,
-              components.query == nil, components.fragment == nil, components.user == nil,
+              components.query == nil, components.fragment == nil,
               !value.contains(where: { $0.isWhitespace })
         else {
             throw .invalidConfiguration("\(variable) is not an http or https URL with a host: \"\(shown)\"")
+        }
+        // Checked here, before SwiftNIO, which traps on a port that does not fit 16 bits.
+        if case .outOfRange = Origin.port(of: components) {
+            throw .invalidConfiguration("\(variable) has a port outside 1…65535: \"\(shown)\"")
         }
         var text = value
         while text.hasSuffix("/") { text.removeLast() }

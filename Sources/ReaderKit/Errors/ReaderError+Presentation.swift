@@ -28,7 +28,7 @@ extension ReaderError {
         case .transport(let failure):
             switch failure.reason {
             case .cannotFindHost: .noHost
-            case .responseTooLarge, .tooManyRedirects, .secureConnectionFailed: .protocolError
+            case .responseTooLarge, .tooManyRedirects, .redirectRefused, .secureConnectionFailed: .protocolError
             default: .temporaryFailure
             }
         case .status(let failure):
@@ -61,6 +61,8 @@ extension ReaderError {
             case .cannotConnectToHost: return "cannot connect to \(host): nothing accepted the connection"
             case .connectionLost: return "the connection to \(host) was lost before the answer was complete"
             case .tooManyRedirects: return "\(host) redirected too many times"
+            case .redirectRefused:
+                return "refused to follow a redirect to \(TerminalText.sanitise(failure.host, maxLength: 300)): \(TerminalText.sanitise(failure.detail, maxLength: 300))"
             case .notConnected: return "no network: there is no route to \(host)"
             case .responseTooLarge: return "the answer from \(host) is larger than reader accepts"
             case .secureConnectionFailed: return "a secure connection to \(host) could not be made"
@@ -124,6 +126,8 @@ extension ReaderError {
             case .timedOut: return "try again, or give more time with --timeout"
             case .responseTooLarge, .secureConnectionFailed, .tooManyRedirects:
                 return "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"
+            case .redirectRefused:
+                return "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"
             default: return "check your connection and try again; --offline reads cached data"
             }
         case .status(let failure):

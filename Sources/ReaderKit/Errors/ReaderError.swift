@@ -50,6 +50,11 @@ public struct TransportFailure: Sendable, Equatable {
         case connectionLost = 1005
         /// Too many redirects (`URLError.httpTooManyRedirects`).
         case tooManyRedirects = 1007
+        /// A redirect reader does not follow: to another origin, from https to http, with a user
+        /// name or password, or to a port outside 1…65535. Beside `URLError.redirectToNonExistentLocation`
+        /// (-1010), the nearest URLError: the location is one reader will not go to. `host` holds
+        /// where it pointed, as shown (``Origin``), and `detail` why it was refused.
+        case redirectRefused = 1010
         /// No network route at all (`URLError.notConnectedToInternet`).
         case notConnected = 1009
         /// The answer is larger than the limit (`URLError.dataLengthExceedsMaximum`).
