@@ -52,7 +52,7 @@ extension SWAPICommand {
         let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
             try await client.loadList(Resource.self, page: query.page, search: search, options: options.loadOptions)
         }
-        CommandRunner.write([loaded], options: options, jsonItems: { raw in
+        try CommandRunner.write([loaded], options: options, jsonItems: { raw in
             .list(raw["results"]?.arrayValue ?? [], meta: [
                 "count": raw["count"] ?? .null, "page": .integer(Int64(page)),
                 "has_next": .bool(raw["next"].map { $0 != .null } ?? false),
@@ -84,7 +84,7 @@ extension SWAPICommand {
         }
         let style = options.style
         let width = Terminal.outputWidth() ?? 100
-        CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
+        try CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
             let resource = resources[0]
             var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
             rows += resource.links.map { label, links in
@@ -123,7 +123,7 @@ extension SWAPICommand {
                                                  progress: progress.handler)
         }
         let style = options.style
-        CommandRunner.write(pages, options: options, jsonItems: { raw in
+        try CommandRunner.write(pages, options: options, jsonItems: { raw in
             .list(raw["results"]?.arrayValue ?? [], meta: ["count": raw["count"] ?? .null])
         }) { lists in
             let results = lists.flatMap { (page: SWAPIPage<Resource>) in page.results }

@@ -81,19 +81,19 @@ extension Reader {
             }
             let output = options.makeOutput()
             if options.json {
-                output.writeJSON(JSONValue.object(Dictionary(uniqueKeysWithValues: reports.map { name, report in
+                try output.writeJSON(JSONValue.object(Dictionary(uniqueKeysWithValues: reports.map { name, report in
                     (name, Self.json(report))
                 })))
             } else {
                 for (name, report) in reports {
-                    output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
+                    try output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
                 }
             }
             let failures = reports.flatMap(\.1.failures).sorted { $0.count > $1.count }
             if let worst = failures.first {
                 let failed = reports.reduce(0) { $0 + $1.1.failed }
                 if !options.json {
-                    output.writeLine("\(output.errorStyle.red("error \(worst.error.code)")): the sync is incomplete: \(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
+                    try output.writeLine("\(output.errorStyle.red("error \(worst.error.code)")): the sync is incomplete: \(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
                                      to: .standardError)
                 }
                 throw ArgumentParser.ExitCode(worst.error.exitCode.rawValue)

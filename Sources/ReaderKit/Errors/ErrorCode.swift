@@ -16,6 +16,8 @@ public struct ErrorCode: Hashable, Sendable, Codable, CustomStringConvertible {
         case decoding = "D"
         /// The local cache.
         case cache = "C"
+        /// reader's own output: stdout cannot be written.
+        case output = "O"
         /// A broken invariant inside `reader`: a bug.
         case bug = "B"
     }
@@ -62,6 +64,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// An internal invariant broke: a bug.
     case software = 70
+    /// The output cannot be written (a full disk, a closed stdout).
+    case ioError = 74
     /// A temporary failure: worth trying again later (offline, timed out, rate limited).
     case temporaryFailure = 75
     /// The service answered outside the protocol (HTML instead of JSON, a client error).
