@@ -27,10 +27,10 @@ extension Reader {
                 }
                 let output = output.makeOutput()
                 if self.output.json {
-                    output.writeJSON(statistics)
+                    try output.writeJSON(statistics)
                     return
                 }
-                output.writeLine(Self.render(statistics, now: Date()), to: .standardOutput)
+                try output.writeLine(Self.render(statistics, now: Date()), to: .standardOutput)
             }
 
             static func render(_ statistics: CacheStatistics, now: Date) -> String {
@@ -70,7 +70,7 @@ extension Reader {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
                     try await client.clearCache(api: api)
                 }
-                CacheCommand.report(removal, output: output)
+                try CacheCommand.report(removal, output: output)
             }
         }
 
@@ -90,7 +90,7 @@ extension Reader {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
                     try await client.pruneCache(olderThan: olderThan.duration, api: api)
                 }
-                CacheCommand.report(removal, output: output)
+                try CacheCommand.report(removal, output: output)
             }
         }
 
@@ -104,10 +104,10 @@ extension Reader {
                 let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
                 let output = output.makeOutput()
                 if self.output.json {
-                    output.writeJSON(JSONValue.object(["path": .string(path), "exists": .bool(FileManager.default.fileExists(atPath: path))]),
+                    try output.writeJSON(JSONValue.object(["path": .string(path), "exists": .bool(FileManager.default.fileExists(atPath: path))]),
                                      to: .standardOutput)
                 } else {
-                    output.writeLine(TerminalText.sanitise(path), to: .standardOutput)
+                    try output.writeLine(TerminalText.sanitise(path), to: .standardOutput)
                 }
             }
         }
@@ -131,12 +131,12 @@ enum CacheCommand {
         return try result.get()
     }
 
-    static func report(_ removal: CacheRemoval, output options: OutputOptions) {
+    static func report(_ removal: CacheRemoval, output options: OutputOptions) throws(ReaderError) {
         let output = options.makeOutput()
         if options.json {
-            output.writeJSON(removal)
+            try output.writeJSON(removal)
         } else {
-            output.writeLine("removed \(removal.entries) \(removal.entries == 1 ? "entry" : "entries") (\(ByteCount.describe(removal.bytes)))",
+            try output.writeLine("removed \(removal.entries) \(removal.entries == 1 ? "entry" : "entries") (\(ByteCount.describe(removal.bytes)))",
                              to: .standardOutput)
         }
     }

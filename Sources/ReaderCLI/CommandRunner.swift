@@ -40,27 +40,35 @@ enum CommandRunner {
         let loaded = try await withClient(options) { (client) throws(LoadFailure) in
             try await client.load(endpoint, options: options.loadOptions)
         }
-        write([loaded], options: options, jsonItems: jsonItems) { render($0[0]) }
+        try write([loaded], options: options, jsonItems: jsonItems) { render($0[0]) }
     }
 
     /// Writes data loaded in one or more requests (pages): as JSON, the items of every page in
     /// order with one `meta` for all; for people, what `render` makes of the values.
+    /// - Throws: ``ReaderError/decoding(_:)`` (`D1002`) for a body the models read but that has no
+    ///   JSON to write back (a malformed number in a field they skip): never an empty list in its
+    ///   place; ``ReaderError/output(_:)`` when stdout cannot be written.
     static func write<Value>(
         _ pages: [Loaded<Value>], options: GlobalOptions, jsonItems: (JSONValue) -> JSONShape,
         render: ([Value]) -> (table: String, footer: String?)
-    ) {
+    ) throws(ReaderError) {
         let output = options.makeOutput()
         guard options.json else {
             let (table, footer) = render(pages.map(\.value))
-            output.writeLine(table, to: .standardOutput)
-            if let footer { output.writeLine(footer, to: .standardError) }
+            try output.writeLine(table, to: .standardOutput)
+            if let footer { try output.writeLine(footer, to: .standardError) }
             return
         }
         var meta = LoadMetadata.combining(pages.map(\.metadata)).flatMap { try? JSONValue(encoding: $0) } ?? .null
         var items: [JSONValue] = []
         var single: JSONValue?
         for page in pages {
-            let raw = (try? JSONValue(parsing: page.body)) ?? .null
+            let raw: JSONValue
+            do {
+                raw = try JSONValue(parsing: page.body)
+            } catch {
+                throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "for --json: \(error)", url: page.metadata.url))
+            }
             switch jsonItems(raw) {
             case .list(let more, let extra):
                 items += more
@@ -74,9 +82,9 @@ enum CommandRunner {
             meta = .object(members)
         }
         if let single {
-            output.writeJSON(JSONValue.object(["item": single, "meta": meta]), to: .standardOutput)
+            try output.writeJSON(JSONValue.object(["item": single, "meta": meta]), to: .standardOutput)
         } else {
-            output.writeJSON(JSONValue.object(["items": .array(items), "meta": meta]), to: .standardOutput)
+            try output.writeJSON(JSONValue.object(["items": .array(items), "meta": meta]), to: .standardOutput)
         }
     }
 

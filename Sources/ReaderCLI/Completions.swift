@@ -23,7 +23,7 @@ extension Reader {
         }
 
         func run() throws {
-            print(Reader.completionScript(for: CompletionShell(rawValue: shell)!))
+            try StandardOutput.write(Data((Reader.completionScript(for: CompletionShell(rawValue: shell)!) + "\n").utf8))
         }
     }
 
@@ -38,7 +38,7 @@ extension Reader {
                 """)
 
         func run() throws {
-            print(ManualPage.render(Reader._dumpHelp()), terminator: "")
+            try StandardOutput.write(Data(ManualPage.render(Reader._dumpHelp()).utf8))
         }
     }
 }

@@ -21,13 +21,13 @@ struct Output {
             ]
             object["reason"] = error.reason.map(JSONValue.string) ?? .null
             if verbose { object["detail"] = .string(error.technicalDetail) }
-            writeJSON(JSONValue.object(["error": .object(object)]), to: .standardError)
+            try? writeJSON(JSONValue.object(["error": .object(object)]), to: .standardError)
             return
         }
         var lines = ["\(errorStyle.red("error \(error.code)")): \(error.message)", "  hint: \(error.suggestion)"]
         if verbose { lines.append("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))") }
         if !usage.isEmpty { lines.append(""); lines.append(usage.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        writeLine(lines.joined(separator: "\n"), to: .standardError)
+        try? writeLine(lines.joined(separator: "\n"), to: .standardError)
     }
 
     /// Renders the notices of a run, each once, with a count when it recurred.
@@ -41,23 +41,79 @@ struct Output {
     func notice(_ notice: Notice, count: Int = 1) {
         let label = notice.kind == .staleData || notice.kind == .waiting ? "notice" : "warning"
         let times = count > 1 ? " (\(count) times)" : ""
-        writeLine("\(errorStyle.yellow("\(label) \(notice.code)")): \(notice.message)\(times)", to: .standardError)
+        try? writeLine("\(errorStyle.yellow("\(label) \(notice.code)")): \(notice.message)\(times)", to: .standardError)
     }
 
     /// Writes `value` as one line of JSON, with reader's key order and dates.
-    func writeJSON(_ value: some Encodable, to stream: Stream = .standardOutput) {
-        let data = (try? ReaderJSON.makeEncoder().encode(value)) ?? Data("{}".utf8)
-        write(data + Data("\n".utf8), to: stream)
+    /// - Throws: ``ReaderError/output(_:)`` when stdout cannot be written.
+    func writeJSON(_ value: some Encodable, to stream: Stream = .standardOutput) throws(ReaderError) {
+        if let value = value as? JSONValue { return try writeJSON(value, to: stream) }
+        do {
+            try write(ReaderJSON.makeEncoder().encode(value) + Data("\n".utf8), to: stream)
+        } catch let error as ReaderError {
+            throw error
+        } catch {
+            throw .bug("a value reader made does not encode as JSON: \(error)")
+        }
     }
 
-    func writeLine(_ text: String, to stream: Stream) {
-        write(Data((text + "\n").utf8), to: stream)
+    /// Writes `value` as one line of JSON: every number as it was sent, at any depth.
+    func writeJSON(_ value: JSONValue, to stream: Stream = .standardOutput) throws(ReaderError) {
+        try write(Data(value.serialized() + [UInt8(ascii: "\n")]), to: stream)
+    }
+
+    /// Writes `text` and a newline.
+    /// - Throws: ``ReaderError/output(_:)`` when stdout cannot be written; stderr's failures are
+    ///   ignored, as there is nowhere left to report them.
+    func writeLine(_ text: String, to stream: Stream) throws(ReaderError) {
+        try write(Data((text + "\n").utf8), to: stream)
     }
 
     enum Stream { case standardOutput, standardError }
 
-    private func write(_ data: Data, to stream: Stream) {
-        let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
-        try? handle.write(contentsOf: data)
+    private func write(_ data: Data, to stream: Stream) throws(ReaderError) {
+        switch stream {
+        case .standardOutput: try StandardOutput.write(data)
+        case .standardError: writeAll(data, to: STDERR_FILENO)
+        }
+    }
+}
+
+/// Writes that are checked: stdout's failures (a full disk, a closed descriptor, a closed pipe)
+/// are errors, never lost output.
+enum StandardOutput {
+    /// Writes all of `data` to stdout.
+    /// - Throws: ``ReaderError/output(_:)`` with the `errno` of the write that failed.
+    static func write(_ data: Data) throws(ReaderError) {
+        if let errorNumber = writeAll(data, to: STDOUT_FILENO) { throw .output(OutputFailure(errorNumber: errorNumber)) }
+    }
+
+    /// Flushes C's buffered streams, in case anything wrote through them (`print`): reader's own
+    /// output goes through ``write(_:)``, unbuffered.
+    /// - Throws: ``ReaderError/output(_:)``.
+    static func flushStandardIO() throws(ReaderError) {
+        errno = 0
+        if fflush(nil) != 0 {
+            throw .output(OutputFailure(errorNumber: errno == 0 ? EIO : errno))
+        }
+    }
+}
+
+/// Writes all of `data` to `descriptor` with write(2), going on after a partial write or a
+/// signal; returns the `errno` of a failed write, or nil.
+@discardableResult
+func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32? in
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
     }
 }

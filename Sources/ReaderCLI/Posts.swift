@@ -64,7 +64,7 @@ extension Reader {
                                                   startingAfter: after)
             }
             let style = options.style
-            CommandRunner.write(loaded, options: options, jsonItems: { raw in
+            try CommandRunner.write(loaded, options: options, jsonItems: { raw in
                 let children = raw["data"]?["children"]?.arrayValue ?? []
                 return .list(children.compactMap { $0["data"] }, meta: ["after": raw["data"]?["after"] ?? .null])
             }, render: { listings in

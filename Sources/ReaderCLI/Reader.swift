@@ -17,6 +17,7 @@ struct Reader: AsyncParsableCommand {
     /// Parses, runs, and turns every failure into a message with its code and an exit code.
     /// `ReaderMain` calls it (``ReaderCommandLine/main()``).
     static func main() async {
+        ProcessSetup.prepareSignalsAndDescriptors()
         // Known before parsing, so that even a parse error is rendered as asked.
         let arguments = CommandLine.arguments.dropFirst()
         var output = Output(json: arguments.contains("--json"))
@@ -26,14 +27,13 @@ struct Reader: AsyncParsableCommand {
         do {
             command = try parseAsRoot()
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
+            if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
             // Help is requested by mistake as often as on purpose: keep the usage with the error.
-            let usage = message(for: error)
-            output.error(.invalidArgument(usage), decision: .alert, usage: usageString(for: error))
+            // The message quotes the argument, which may be anything: a megabyte, escape sequences.
+            let usage = usageString(for: error)
+            output.error(.invalidArgument(shortened(TerminalText.sanitise(message(for: error), maxLength: Int.max))),
+                         decision: .alert,
+                         usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
             Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
         }
         do {
@@ -43,15 +43,40 @@ struct Reader: AsyncParsableCommand {
                 var syncCommand = command
                 try syncCommand.run()
             }
+            try StandardOutput.flushStandardIO()
         } catch let failure as LoadFailure {
-            output.error(failure.error, decision: failure.decision)
-            Foundation.exit(failure.error.exitCode.rawValue)
+            end(with: failure.error, decision: failure.decision, output: output)
         } catch let error as ReaderError {
-            output.error(error, decision: .alert)
-            Foundation.exit(error.exitCode.rawValue)
+            end(with: error, decision: .alert, output: output)
         } catch {
+            // `reader --help` reaches here, from the root command's run().
+            if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
             exit(withError: error)
         }
+    }
+
+    /// Writes what a clean exit says (help, the version) to stdout, checked, and exits.
+    private static func endWithMessage(of cleanExit: any Error, output: Output) -> Never {
+        do {
+            try StandardOutput.write(Data((fullMessage(for: cleanExit) + "\n").utf8))
+        } catch {
+            end(with: error, decision: .alert, output: output)
+        }
+        Foundation.exit(0)
+    }
+
+    /// Reports `error` and exits with its code; a closed pipe ends quietly, as `cat` does.
+    private static func end(with error: ReaderError, decision: Decision, output: Output) -> Never {
+        if case .output(let failure) = error, failure.isClosedPipe { ProcessSetup.endByClosedPipe() }
+        output.error(error, decision: decision)
+        Foundation.exit(error.exitCode.rawValue)
+    }
+
+    /// `text`, or its start and end around an ellipsis when it is longer than `maxLength`
+    /// characters: an error message stays short, and still names the option at its end.
+    static func shortened(_ text: String, maxLength: Int = 300) -> String {
+        guard text.count > maxLength else { return text }
+        return String(text.prefix(maxLength / 2)) + "…" + String(text.suffix(maxLength / 2))
     }
 
     private static func usageString(for error: any Error) -> String {

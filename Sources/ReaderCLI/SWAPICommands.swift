@@ -52,7 +52,7 @@ extension SWAPICommand {
         let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
             try await client.loadList(Resource.self, page: query.page, search: search, options: options.loadOptions)
         }
-        CommandRunner.write([loaded], options: options, jsonItems: { raw in
+        try CommandRunner.write([loaded], options: options, jsonItems: { raw in
             .list(raw["results"]?.arrayValue ?? [], meta: [
                 "count": raw["count"] ?? .null, "page": .integer(Int64(page)),
                 "has_next": .bool(raw["next"].map { $0 != .null } ?? false),
@@ -92,7 +92,7 @@ extension SWAPICommand {
         }
         let style = options.style
         let width = Terminal.outputWidth() ?? 100
-        CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
+        try CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
             let lines = Self.detailLines(resources[0], names: names.names, width: width, style: style)
             var footer: String?
             if let code = Set(names.failures.values).sorted(by: { $0.description < $1.description }).first {
@@ -136,7 +136,7 @@ extension SWAPICommand {
                                                  progress: progress.handler)
         }
         let style = options.style
-        CommandRunner.write(pages, options: options, jsonItems: { raw in
+        try CommandRunner.write(pages, options: options, jsonItems: { raw in
             .list(raw["results"]?.arrayValue ?? [], meta: ["count": raw["count"] ?? .null])
         }) { lists in
             let results = lists.flatMap { (page: SWAPIPage<Resource>) in page.results }

@@ -47,7 +47,7 @@ extension Reader {
                 case .success(let statistics): cacheJSON = (try? JSONValue(encoding: statistics)) ?? .null
                 case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(error.message)])
                 }
-                output.writeJSON(JSONValue.object([
+                try output.writeJSON(JSONValue.object([
                     "services": (try? JSONValue(encoding: checks)) ?? .null,
                     "reachable": .bool(checks.allSatisfy(\.isReachable)),
                     "cache": cacheJSON,
@@ -57,7 +57,7 @@ extension Reader {
                                                           "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null,
                 ]))
             } else {
-                output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
+                try output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
                                  to: .standardOutput)
             }
             if let failure = checks.lazy.compactMap(\.failure).first {

@@ -83,12 +83,12 @@ extension Reader {
             }
             let output = options.makeOutput()
             if options.json {
-                output.writeJSON(JSONValue.object(Dictionary(uniqueKeysWithValues: reports.map { name, report in
+                try output.writeJSON(JSONValue.object(Dictionary(uniqueKeysWithValues: reports.map { name, report in
                     (name, Self.json(report))
                 })))
             } else {
                 for (name, report) in reports {
-                    output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
+                    try output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
                 }
             }
             // A collection not read at all hides more than any count of failed requests shows.
@@ -98,7 +98,7 @@ extension Reader {
                 let failed = reports.reduce(0) { $0 + $1.1.failed }
                 if !options.json {
                     let unread = notRead.isEmpty ? "" : "\(notRead.map(\.name).joined(separator: ", ")) not read, "
-                    output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(unread)\(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
+                    try output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(unread)\(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
                                      to: .standardError)
                 }
                 throw ArgumentParser.ExitCode(worst.exitCode.rawValue)

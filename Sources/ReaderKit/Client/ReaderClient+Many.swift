@@ -238,6 +238,6 @@ extension ReaderClient {
         metadata.url = url.absoluteString
         let value = SWAPIPage(count: matches.count, next: hasNext ? "page=\(page + 1)" : nil,
                               previous: page > 1 ? "page=\(page - 1)" : nil, results: shown.map(\.value))
-        return Loaded(value: value, body: (try? JSONEncoder().encode(body)) ?? Data(), metadata: metadata)
+        return Loaded(value: value, body: Data(body.serialized()), metadata: metadata)
     }
 }

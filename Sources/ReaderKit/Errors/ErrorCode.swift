@@ -16,6 +16,8 @@ public struct ErrorCode: Hashable, Sendable, Codable, CustomStringConvertible {
         case decoding = "D"
         /// The local cache.
         case cache = "C"
+        /// reader's own output: stdout cannot be written.
+        case output = "O"
         /// A broken invariant inside `reader`: a bug.
         case bug = "B"
     }
@@ -65,6 +67,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The cache file cannot be created, opened or written (EX_CANTCREAT): C1002 when a damaged
     /// file cannot be replaced, C1003, C1004. Only `reader cache …` ends so; other commands carry on.
     case cannotCreate = 73
+    /// The output cannot be written (a full disk, a closed stdout).
+    case ioError = 74
     /// A temporary failure: worth trying again later (offline, timed out, rate limited).
     case temporaryFailure = 75
     /// The service answered outside the protocol (HTML instead of JSON, a client error).

@@ -45,7 +45,7 @@ public struct ErrorHandler: Sendable {
     /// - Returns: the decision; ``Decision/retry(after:)`` only while the retry policy allows.
     public func decide(_ error: ReaderError, in context: ErrorContext) -> Decision {
         switch error {
-        case .invalidArgument, .invalidConfiguration, .authentication, .bug:
+        case .invalidArgument, .invalidConfiguration, .authentication, .output, .bug:
             return .alert
         case .cache(let failure):
             switch failure.reason {

@@ -16,6 +16,7 @@ extension ReaderError {
         case .cache(let failure): ErrorCode(.cache, failure.reason.rawValue)
         case .rateLimited: ErrorCode(.request, 1003)
         case .authentication: ErrorCode(.request, 1004)
+        case .output: ErrorCode(.output, 1001)
         case .bug: ErrorCode(.bug, 1001)
         }
     }
@@ -44,6 +45,7 @@ extension ReaderError {
         case .cache(let failure): failure.reason == .notCached || failure.reason == .tooOld ? .unavailable : .cannotCreate
         case .rateLimited: .temporaryFailure
         case .authentication: .noPermission
+        case .output: .ioError
         case .bug: .software
         }
     }
@@ -110,6 +112,9 @@ extension ReaderError {
         case .authentication(let failure):
             return "Reddit refused reader's app credentials (the token endpoint answered \(failure.status)"
                 + (failure.serverError.map { ", \"\($0)\"" } ?? "") + ")"
+        case .output(let failure):
+            return failure.errorNumber == EBADF ? "the output cannot be written: stdout is closed"
+                : "the output cannot be written: \(failure.systemMessage.lowercased())"
         case .bug(let text):
             return "internal error: \(text)"
         }
@@ -159,6 +164,9 @@ extension ReaderError {
             return failure.installedApp
                 ? "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"
                 : "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"
+        case .output(let failure):
+            return failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
+                ? "free some space, or send the output elsewhere" : "send the output somewhere it can be written"
         case .bug:
             return "this is a bug; please report it with code \(code)"
         }
@@ -189,6 +197,7 @@ extension ReaderError {
             "\(failure.api.rawValue): X-Ratelimit-Remaining 0 until \(failure.resetAt.formatted(.iso8601))"
         case .authentication(let failure):
             "POST api/v1/access_token → \(failure.status)"
+        case .output(let failure): "write(2) to stdout: errno \(failure.errorNumber), \(failure.systemMessage)"
         }
     }
 }

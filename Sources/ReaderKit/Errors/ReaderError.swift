@@ -33,6 +33,8 @@ public enum ReaderError: Error, Sendable {
     case rateLimited(RateLimitFailure)
     /// Reddit's token endpoint refused the app's credentials (R1004).
     case authentication(AuthenticationFailure)
+    /// stdout cannot be written (`O1001`): the disk is full, stdout is closed, or the pipe is.
+    case output(OutputFailure)
     /// An internal invariant broke.
     case bug(String)
 }
@@ -209,6 +211,23 @@ public struct CacheFailure: Sendable, Equatable {
         self.path = path
         self.detail = detail
     }
+}
+
+/// A write to reader's output that failed, with the system's error number.
+public struct OutputFailure: Sendable, Equatable {
+    /// `errno` of the failed write, such as `ENOSPC` or `EBADF`.
+    public var errorNumber: Int32
+
+    public init(errorNumber: Int32) {
+        self.errorNumber = errorNumber
+    }
+
+    /// Whether the reader at the other end of a pipe has gone (`| head -1`): not a failure to
+    /// report, only a reason to stop.
+    public var isClosedPipe: Bool { errorNumber == EPIPE }
+
+    /// What the system says of the error number.
+    public var systemMessage: String { String(cString: strerror(errorNumber)) }
 }
 
 /// A request not sent because the API's rate limit is used up until later than reader may wait.

@@ -9,12 +9,20 @@ extension JSONValue {
     /// Prefer this to decoding `JSONValue` through `JSONDecoder`: a `Decodable` value has to guess
     /// its kind by trying each in turn, and every failed try builds the whole coding path, which
     /// makes deeply nested input (a server's, say) cost the square of its depth at every level.
-    /// Invalid UTF-8 in strings is replaced with U+FFFD.
+    ///
+    /// It accepts every document JSONDecoder accepts, so that `--json` never loses a body the models
+    /// read: a byte order mark; UTF-16 or UTF-32 (told apart as JSONDecoder does, RFC 4627 §3); a
+    /// comma before a closing bracket or brace; control characters inside strings. A member name
+    /// given twice keeps its first value, as JSONDecoder reads it. A number that neither `Int64`
+    /// nor `Double` holds as sent (`1e999`, `1e-999`, `18446744073709551616`) is kept as its text
+    /// (``JSONValue/numberText(_:)``). Invalid UTF-8 in strings is replaced with U+FFFD.
+    ///
+    /// What JSONDecoder lets pass only unread is refused: a malformed number (`01`, `1.`, `-`) or
+    /// escape (`\x`) has no value to write back as JSON.
     /// - Throws: ``JSONParseError`` for anything that is not one complete JSON value, or that nests
     ///   deeper than ``maximumDepth``.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
-        let array = Array(bytes)
-        var parser = JSONParser(bytes: array)
+        var parser = JSONParser(bytes: try JSONParser.utf8(Array(bytes)))
         self = try parser.parseDocument()
     }
 }
@@ -36,6 +44,31 @@ struct JSONParser {
     var depth = 0
 
     init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The document as UTF-8 without a byte order mark. The encoding is found as JSONDecoder finds
+    /// it: a byte order mark, else the pattern of zero bytes among the first four (the first two
+    /// characters of JSON are ASCII).
+    static func utf8(_ bytes: [UInt8]) throws(JSONParseError) -> [UInt8] {
+        let head = (0..<4).map { $0 < bytes.count ? Int(bytes[$0]) : -1 }  // -1: past the end
+        let encoding: String.Encoding
+        let markLength: Int
+        switch (head[0], head[1], head[2], head[3]) {
+        case (0, 0, 0xFE, 0xFF): (encoding, markLength) = (.utf32BigEndian, 4)
+        case (0xFE, 0xFF, 0, 0): (encoding, markLength) = (.utf32LittleEndian, 4)
+        case (0xFE, 0xFF, _, _): (encoding, markLength) = (.utf16BigEndian, 2)
+        case (0xFF, 0xFE, _, _): (encoding, markLength) = (.utf16LittleEndian, 2)
+        case (0xEF, 0xBB, 0xBF, _): return Array(bytes.dropFirst(3))
+        case (0, 0, 0, 1...): (encoding, markLength) = (.utf32BigEndian, 0)
+        case (0, 1..., 0, 1...), (0, 1..., -1, -1): (encoding, markLength) = (.utf16BigEndian, 0)
+        case (1..., 0, 0, 0): (encoding, markLength) = (.utf32LittleEndian, 0)
+        case (1..., 0, 1..., 0), (1..., 0, -1, -1): (encoding, markLength) = (.utf16LittleEndian, 0)
+        default: return bytes
+        }
+        guard let text = String(bytes: bytes.dropFirst(markLength), encoding: encoding) else {
+            throw JSONParseError(offset: 0, reason: "not valid \(encoding)")
+        }
+        return Array(text.utf8)
+    }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         let value = try parseValue()
@@ -95,10 +128,18 @@ struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
-            members[key] = try parseValue()
+            let value = try parseValue()
+            // JSONDecoder reads the first of two members with one name.
+            if members[key] == nil { members[key] = value }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                // JSONDecoder accepts a comma before the closing brace.
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                continue
+            }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
             throw failure("expected ',' or '}'")
         }
@@ -115,7 +156,13 @@ struct JSONParser {
             elements.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                // JSONDecoder accepts a comma before the closing bracket.
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+                continue
+            }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
             throw failure("expected ',' or ']'")
         }
@@ -145,8 +192,6 @@ struct JSONParser {
                 case UInt8(ascii: "u"): utf8.append(contentsOf: try parseUnicodeEscape())
                 default: throw failure("invalid escape")
                 }
-            case 0x00..<0x20:
-                throw failure("control character in a string")
             default:
                 utf8.append(byte)
                 index += 1
@@ -193,7 +238,7 @@ struct JSONParser {
     }
 
     /// A number as RFC 8259 writes it: an integer when its value is one that fits in 64 bits
-    /// (`12`, `12.0`, `1.2e1`), else a double.
+    /// (`12`, `12.0`, `1.2e1`), else a double, else (beyond both) its text as sent.
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         var isInteger = true
@@ -220,8 +265,12 @@ struct JSONParser {
             guard digits(&self) > 0 else { throw failure("expected a digit in the exponent") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let number = Double(text), number.isFinite else { throw failure("number out of range") }
+        if isInteger { return Int64(text).map(JSONValue.integer) ?? .numberText(text) }
+        // Beyond Double: infinite, or zero from digits that are not all zero.
+        guard let number = Double(text), number.isFinite else { return .numberText(text) }
+        if number == 0, text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+            return .numberText(text)
+        }
         // As JSONDecoder reads it: `1505341963.0` (Reddit's timestamps) is the integer it equals.
         if let integer = Int64(exactly: number) { return .integer(integer) }
         return .number(number)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any JSON value, kept as sent, so that `--json` output carries every field the API gave and
 /// keeps the API's own names.
 public enum JSONValue: Codable, Sendable, Hashable {
@@ -5,6 +7,9 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case bool(Bool)
     case integer(Int64)
     case number(Double)
+    /// A number that neither `Int64` nor `Double` holds as sent (`1e999`, `1e-999`,
+    /// `18446744073709551616`): its JSON text, so that it is written back unchanged.
+    case numberText(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -33,6 +38,15 @@ public enum JSONValue: Codable, Sendable, Hashable {
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
+        case .numberText(let text):
+            // JSONEncoder writes no raw text: a Decimal keeps what it can (38 digits, exponents to
+            // ±127); anything beyond is refused rather than changed. ``serialized()`` keeps it all.
+            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), decimal.isFinite,
+                  decimal.description == text else {
+                throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath,
+                                                             debugDescription: "\(text) is beyond what JSONEncoder writes"))
+            }
+            try container.encode(decimal)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
