@@ -88,8 +88,18 @@ struct Reader: AsyncParsableCommand {
 
 /// The entry point of the `reader` executable (`Sources/ReaderMain`).
 public enum ReaderCommandLine {
-    /// Runs `reader` with the process's arguments, and exits with its exit code.
+    /// Prepares signals and the standard descriptors; call it first, before anything opens a file.
+    public static func prepareProcess() {
+        ProcessSetup.prepareSignalsAndDescriptors()
+    }
+
+    /// Runs `reader` with the process's arguments; a failure exits with its exit code.
     public static func main() async {
         await Reader.main()
+    }
+
+    /// Ends the process with exit 0 once ``main()`` has returned (it exits itself otherwise).
+    public static func exitSucceeding() -> Never {
+        Foundation.exit(0)
     }
 }
