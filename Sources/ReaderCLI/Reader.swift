@@ -57,8 +57,9 @@ struct Reader: AsyncParsableCommand {
 
     /// Writes what a clean exit says (help, the version) to stdout, checked, and exits.
     private static func endWithMessage(of cleanExit: any Error, output: Output) -> Never {
+        let message = fullMessage(for: cleanExit)
         do {
-            try StandardOutput.write(Data((fullMessage(for: cleanExit) + "\n").utf8))
+            if !message.isEmpty { try StandardOutput.write(Data((message + "\n").utf8)) }
         } catch {
             end(with: error, decision: .alert, output: output)
         }
