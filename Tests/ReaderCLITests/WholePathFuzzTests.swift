@@ -39,27 +39,79 @@ import TestSupport
         }
     }
 
+    /// A recorded answer goes the whole way: decoded, stored, read back and rendered.
+    @Test(arguments: [("swapi/films.json", "films"), ("swapi/people_page1.json", "people"), ("swapi/films_1.json", "film"),
+                      ("swapi/people_1.json", "person"), ("reddit/listing_r_python_hot.json", "posts"),
+                      ("reddit/comments_r_python_2xmo63.json", "comments")])
+    func aRecordedAnswerIsRenderedAndReadBackFromTheCache(_ file: String, _ type: String) {
+        let outcomes = WholePathFuzzing.run([0, 0, 0] + Fixtures.bytes(file))
+        #expect(outcomes[type] == "ok", "\(file): \(outcomes)")
+    }
+
     /// The review's numbers, in the fuzzer's input format: status 503 (index 15) with each
-    /// Retry-After as header text (flag 0x81), and bodies with the absurd fields.
+    /// Retry-After as header text (flag 0x81; 0x85 adds the rate-limit headers): a status failure
+    /// for every endpoint type, whatever the number.
     @Test(arguments: ["99999999999999999999", "1e300", "-1e300", "nan", "inf", "1e400", "Fri, 31 Dec 9999 23:59:59 GMT"])
-    func anAbsurdRetryAfterIsSurvivedThroughTheWholePath(_ value: String) {
-        WholePathFuzzing.run([15, 0, 0x81] + Array((value + "\n{}").utf8))
-        WholePathFuzzing.run([15, 0, 0x85] + Array((value + "\n{}").utf8))
+    func anAbsurdRetryAfterIsAStatusFailureThroughTheWholePath(_ value: String) {
+        for flags in [0x81, 0x85] as [UInt8] {
+            let outcomes = WholePathFuzzing.run([15, 3, flags] + Array((value + "\n<p>down</p>").utf8))
+            #expect(outcomes.count == 14)
+            #expect(Set(outcomes.values) == ["H503"], "\(value): \(outcomes)")
+        }
     }
 
-    @Test(arguments: [
-        #"{"count": 9223372036854775807, "next": "x", "previous": null, "results": [{"name": "a", "url": "u/1/"}]}"#,
-        #"{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "a", "name": "t3_a", "title": "t", "author": "u", "subreddit": "s", "score": -9223372036854775808, "num_comments": 1, "created_utc": 1e300, "permalink": "/p"}}]}}"#,
-    ])
-    func anAbsurdBodyIsSurvivedThroughTheWholePath(_ body: String) {
-        WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))
+    @Test func aCountOf2To63IsD1005ForEveryCollection() {
+        let body = #"{"count": 9223372036854775807, "next": "x", "previous": null, "results": []}"#
+        let outcomes = WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))
+        for collection in ["films", "people", "planets", "species", "starships", "vehicles"] {
+            #expect(outcomes[collection] == "D1005", "\(collection): \(outcomes)")
+        }
     }
 
-    /// Rows with each column as a value no row of reader's has: a date of 1e300 (kind 5, index 0),
-    /// Int64.max sizes (kind 6, index 0), text where numbers belong.
-    @Test(arguments: [[0, 0, 0, 3, 5, 0, 5, 0, 6, 0] as [UInt8], [0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 7, 1, 7, 1, 6, 0],
-                      [1, 3, 3, 97, 98, 99, 0, 5, 0, 5, 0, 5, 0], [1, 0, 0, 2, 0, 7, 1, 7, 1]])
-    func anAbsurdCacheRowIsSurvived(_ input: [UInt8]) {
-        CacheRowFuzzing.run(input)
+    @Test(arguments: [#""score": -9223372036854775808"#, #""num_comments": 9223372036854775807"#, #""created_utc": 1e300"#])
+    func anAbsurdNumberInAPostIsD1005(_ field: String) {
+        var fields = [#""score": 1"#, #""num_comments": 1"#, #""created_utc": 1790000000"#]
+        fields.removeAll { $0.hasPrefix(String(field.prefix(8))) }
+        let post = #"{"id": "a", "name": "t3_a", "title": "t", "author": "u", "subreddit": "s", "permalink": "/p", "#
+            + (fields + [field]).joined(separator: ", ") + "}"
+        let body = #"{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": "# + post + "}]}}"
+        #expect(WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))["posts"] == "D1005")
+    }
+
+    /// A cache row in the cache fuzzer's input format: a selector byte (0: an entry row under the
+    /// key a load reads, of SWAPI), then each column's kind and value.
+    enum Column {
+        case null, integer(Int64), text(String), realPick(UInt8), integerPick(UInt8), textPick(UInt8)
+        var bytes: [UInt8] {
+            switch self {
+            case .null: [0]
+            case .integer(let value): [1] + withUnsafeBytes(of: UInt64(bitPattern: value).bigEndian) { Array($0) }
+            case .text(let text): [3, UInt8(text.utf8.count)] + Array(text.utf8)
+            case .realPick(let index): [5, index]
+            case .integerPick(let index): [6, index]
+            case .textPick(let index): [7, index]
+            }
+        }
+    }
+
+    static let emptyFilmsPage = #"{"count":0,"next":null,"previous":null,"results":[]}"#
+
+    /// key, api (both set by the selector), url, status, body, contentType, etag, lastModified,
+    /// cacheControl, fetchedAt, lastUsedAt, bodySize.
+    static func row(status: Column = .integer(200), fetchedAt: Column = .textPick(0), bodySize: Column? = nil) -> [UInt8] {
+        let columns: [Column] = [.null, .null, .text("u"), status, .text(emptyFilmsPage), .null, .null, .null, .null,
+                                 fetchedAt, .textPick(0), bodySize ?? .integer(Int64(emptyFilmsPage.utf8.count))]
+        return [0] + columns.flatMap(\.bytes)
+    }
+
+    @Test func aSoundCacheRowIsServed() {
+        #expect(CacheRowFuzzing.run(Self.row()) == "ok")
+    }
+
+    @Test(arguments: [("fetchedAt 1e300", row(fetchedAt: .realPick(0))), ("fetchedAt -1e300", row(fetchedAt: .realPick(1))),
+                      ("fetchedAt text", row(fetchedAt: .textPick(1))), ("bodySize Int64.max", row(bodySize: .integerPick(0))),
+                      ("status 99999", row(status: .integer(99_999)))])
+    func aCacheRowThatCannotBeRightIsDroppedAsC1006(_ name: String, _ input: [UInt8]) {
+        #expect(CacheRowFuzzing.run(input) == "C1006", "\(name)")
     }
 }

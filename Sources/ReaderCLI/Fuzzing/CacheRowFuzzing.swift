@@ -16,9 +16,13 @@ import Foundation
     /// Reads values from the input, one column after another: a byte chooses the kind and, for
     /// text and blobs, a second byte the length; integers and reals take eight bytes. An input
     /// that runs out gives nulls. With the first byte's low bit set, the row is a rate limit.
-    public static func run(_ input: some Collection<UInt8>) {
+    /// - Returns: for an entry row, what reading it back as a films page came to (`ok`, `none`,
+    ///   or a code such as `C1006`); nil for a rate-limit row or an empty input.
+    @discardableResult
+    public static func run(_ input: some Collection<UInt8>) -> WholePathFuzzing.Outcome? {
         var reader = ValueReader(bytes: Array(input))
-        guard let cache = WholePathFuzzing.cache, let selector = reader.byte() else { return }
+        guard let cache = WholePathFuzzing.cache, let selector = reader.byte() else { return nil }
+        var outcome: WholePathFuzzing.Outcome?
         let now = WholePathFuzzing.now
         if selector & 1 == 0 {
             var values = entryColumns.map { _ in reader.value() }
@@ -26,7 +30,7 @@ import Foundation
             if selector & 2 == 0 { values[0] = .text(key) }
             if selector & 4 == 0 { values[1] = .text(selector & 8 == 0 ? "swapi" : "reddit") }
             try? cache.replaceRawRow(in: "response", columns: entryColumns, values: values)
-            WholePathFuzzing.readBack(SWAPIPage<Film>.self, key: key, from: cache, render: WholePathFuzzing.renderList)
+            outcome = WholePathFuzzing.readBack(SWAPIPage<Film>.self, key: key, from: cache, render: WholePathFuzzing.renderList)
             WholePathFuzzing.readBack(Person.self, key: key, from: cache, render: WholePathFuzzing.renderDetail)
             WholePathFuzzing.readBack(RedditListing.self, key: key, from: cache, render: WholePathFuzzing.renderListing)
             WholePathFuzzing.readBack(RedditCommentPage.self, key: key, from: cache, render: WholePathFuzzing.renderComments)
@@ -50,6 +54,7 @@ import Foundation
         if selector & 16 != 0 { _ = try? cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
         if selector & 32 != 0 { _ = try? cache.clear() }
         AnswerFuzzing.readTokenFile(input, in: WholePathFuzzing.folder)
+        return outcome
     }
 
     /// Reads SQLite values out of fuzzer bytes.

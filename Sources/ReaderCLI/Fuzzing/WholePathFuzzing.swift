@@ -26,30 +26,39 @@ import ArgumentParser
     /// The cache the fuzzer stores into and reads back from: a real file, as `reader` uses it.
     nonisolated(unsafe) static var cache: ResponseCache? = try? ResponseCache.open(path: folder + "/cache.sqlite")
 
+    /// What became of one input for one endpoint type: `ok` (decoded, stored, read back, rendered),
+    /// or the code of the failure it ended with (`D1005`, `H503`, `C1006`…), which is the code
+    /// `reader` shows and the one its exit code follows.
+    public typealias Outcome = String
+
     /// Runs one input (the format of ``AnswerFuzzing/run(_:)``) through every endpoint type.
-    public static func run(_ input: some Collection<UInt8>) {
+    /// - Returns: the outcome for each endpoint type, by the type's name.
+    @discardableResult
+    public static func run(_ input: some Collection<UInt8>) -> [String: Outcome] {
         AnswerFuzzing.run(input)
-        guard let (response, _) = AnswerFuzzing.answer(input) else { return }
-        through(SWAPIPage<Film>.self, response, api: .swapi, render: renderList)
-        through(SWAPIPage<Person>.self, response, api: .swapi, render: renderList)
-        through(SWAPIPage<Planet>.self, response, api: .swapi, render: renderList)
-        through(SWAPIPage<Species>.self, response, api: .swapi, render: renderList)
-        through(SWAPIPage<Starship>.self, response, api: .swapi, render: renderList)
-        through(SWAPIPage<Vehicle>.self, response, api: .swapi, render: renderList)
-        through(Film.self, response, api: .swapi, render: renderDetail)
-        through(Person.self, response, api: .swapi, render: renderDetail)
-        through(Planet.self, response, api: .swapi, render: renderDetail)
-        through(Species.self, response, api: .swapi, render: renderDetail)
-        through(Starship.self, response, api: .swapi, render: renderDetail)
-        through(Vehicle.self, response, api: .swapi, render: renderDetail)
-        through(RedditListing.self, response, api: .reddit, render: renderListing)
-        through(RedditCommentPage.self, response, api: .reddit, render: renderComments)
+        guard let (response, _) = AnswerFuzzing.answer(input) else { return [:] }
+        return [
+            "films": through(SWAPIPage<Film>.self, response, api: .swapi, render: renderList),
+            "people": through(SWAPIPage<Person>.self, response, api: .swapi, render: renderList),
+            "planets": through(SWAPIPage<Planet>.self, response, api: .swapi, render: renderList),
+            "species": through(SWAPIPage<Species>.self, response, api: .swapi, render: renderList),
+            "starships": through(SWAPIPage<Starship>.self, response, api: .swapi, render: renderList),
+            "vehicles": through(SWAPIPage<Vehicle>.self, response, api: .swapi, render: renderList),
+            "film": through(Film.self, response, api: .swapi, render: renderDetail),
+            "person": through(Person.self, response, api: .swapi, render: renderDetail),
+            "planet": through(Planet.self, response, api: .swapi, render: renderDetail),
+            "species/1": through(Species.self, response, api: .swapi, render: renderDetail),
+            "starship": through(Starship.self, response, api: .swapi, render: renderDetail),
+            "vehicle": through(Vehicle.self, response, api: .swapi, render: renderDetail),
+            "posts": through(RedditListing.self, response, api: .reddit, render: renderListing),
+            "comments": through(RedditCommentPage.self, response, api: .reddit, render: renderComments),
+        ]
     }
 
     /// Decodes `response` as `type` as a load does, stores it, reads it back and renders it; or
     /// decides on and presents the failure.
     static func through<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, api: API,
-                                          render: (Value, Data) -> Void) {
+                                          render: (Value, Data) -> Void) -> Outcome {
         let url = "http://127.0.0.1/fuzz/\(Value.self)"
         do throws(ReaderError) {
             let value = try ResponseValidator.decode(type, from: response, url: url, now: now)
@@ -58,28 +67,34 @@ import ArgumentParser
                                    contentType: response.headers["Content-Type"], etag: response.headers["ETag"],
                                    lastModified: response.headers["Last-Modified"], cacheControl: response.headers["Cache-Control"],
                                    fetchedAt: now)
-            guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return }
-            readBack(type, key: url, from: cache, afterStoring: entry, render: render)
+            guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return "ok" }
+            return readBack(type, key: url, from: cache, afterStoring: entry, render: render)
         } catch {
             present(error)
+            return error.code.description
         }
     }
 
     /// Stores `entry` (when given), then reads `key` back as a load would: a damaged row is
     /// dropped, a copy that no longer decodes is none, and what decodes is judged and rendered.
+    /// - Returns: `ok` when a copy was rendered, `none` when there is none to serve, else the
+    ///   cache failure's code (`C1006` for a damaged row).
+    @discardableResult
     static func readBack<Value: Decodable>(_ type: Value.Type, key: String, from cache: ResponseCache,
-                                           afterStoring entry: CacheEntry? = nil, render: (Value, Data) -> Void) {
+                                           afterStoring entry: CacheEntry? = nil, render: (Value, Data) -> Void) -> Outcome {
         do throws(CacheFailure) {
             if let entry { try cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
-            guard let stored = try cache.entry(forKey: key) else { return }
+            guard let stored = try cache.entry(forKey: key) else { return "none" }
             let freshness = FreshnessPolicy.default
             _ = (freshness.isFresh(stored, at: now), freshness.mayServeStale(stored, at: now), freshness.lifetime(of: stored))
             _ = RelativeAge.describe(seconds: stored.ageSeconds(at: now))
             _ = ReaderJSON.formatTimestamp(stored.fetchedAt)
-            guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: stored.body) else { return }
+            guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: stored.body) else { return "none" }
             render(value, stored.body)
+            return "ok"
         } catch {
             present(.cache(error))
+            return ReaderError.cache(error).code.description
         }
     }
 
@@ -97,7 +112,7 @@ import ArgumentParser
     /// `--json`: the body parsed as a tree and written back out, as the JSON renderer does.
     static func renderJSON(_ body: Data) {
         guard let tree = try? JSONValue(parsing: body) else { return }
-        _ = try? ReaderJSON.makeEncoder().encode(JSONValue.object(["items": tree["results"] ?? tree, "meta": .null]))
+        _ = JSONValue.object(["items": tree["results"] ?? tree, "meta": .null]).serialized()
     }
 
     static func renderList<Resource: SWAPIResource & Presentable>(_ page: SWAPIPage<Resource>, _ body: Data) {
