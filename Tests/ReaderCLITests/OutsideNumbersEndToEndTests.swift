@@ -160,13 +160,19 @@ import TestSupport
         await server.shutdown()
     }
 
-    @Test func storingStillWorksBesideRowsWhoseSizesWouldOverflowASum() async throws {
+    /// A server and a cache holding two entries (films and people), then damaged by `sql`.
+    static func twoEntriesDamaged(by sql: String) async throws -> (TestServer, ReaderProcess) {
         let server = try await TestServer(Fixtures.route)
         let reader = ReaderProcess(server: server)
         #expect(try reader.run("films").status == 0)
         #expect(try reader.run("people").status == 0)
+        try damage(reader, sql)
+        return (server, reader)
+    }
+
+    @Test func storingStillWorksBesideRowsWhoseSizesWouldOverflowASum() async throws {
         // Two sizes near Int64.max: SQLite's SUM overflows on them.
-        try Self.damage(reader, "UPDATE response SET bodySize = 9223372036854775000")
+        let (server, reader) = try await Self.twoEntriesDamaged(by: "UPDATE response SET bodySize = 9223372036854775000")
         let stored = try reader.run("planets", "--cache-size", "10MB")
         #expect(!Self.trapped(stored), "\(stored.stderr)")
         #expect(stored.status == 0, "\(stored.stderr)")
@@ -176,11 +182,7 @@ import TestSupport
     }
 
     @Test func cacheStatsStatusAndClearSurviveADamagedFile() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films").status == 0)
-        #expect(try reader.run("people").status == 0)
-        try Self.damage(reader, "UPDATE response SET fetchedAt = 1e300, bodySize = 9223372036854775000")
+        let (server, reader) = try await Self.twoEntriesDamaged(by: "UPDATE response SET fetchedAt = 1e300, bodySize = 9223372036854775000")
         for arguments in [["cache", "stats"], ["cache", "stats", "--json"], ["status", "--timeout", "2s"], ["cache", "prune"]] {
             let result = try reader.run(arguments)
             #expect(!Self.trapped(result), "\(arguments): \(result.stderr)")

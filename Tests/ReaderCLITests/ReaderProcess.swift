@@ -68,14 +68,7 @@ struct ReaderProcess {
 
     /// Starts `reader ARGUMENTS` (through `prefix`, such as `setpriv …`, when given) without waiting.
     func launch(_ arguments: [String], prefix: [String] = [], executable: URL = ReaderProcess.executable) throws -> Running {
-        let process = Process()
-        process.executableURL = prefix.first.map { URL(fileURLWithPath: $0) } ?? executable
-        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + [executable.path] + arguments
-        process.environment = environment
-        let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let (process, out, err) = prepare(arguments, prefix: prefix, executable: executable)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
@@ -85,18 +78,28 @@ struct ReaderProcess {
 }
 
 extension ReaderProcess {
-    /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr, or has ended
-    /// without writing it: a readiness signal read from a pipe as it is written, never polled.
-    /// - Returns: the running process, and whether `text` was seen.
-    func launch(_ arguments: [String], untilStandardErrorContains text: String) async throws -> (Running, sawText: Bool) {
+    /// A `reader` process not yet started, with this test's environment and two empty files in
+    /// its folder for what it writes to stdout and stderr.
+    func prepare(_ arguments: [String], prefix: [String] = [], executable: URL = ReaderProcess.executable)
+        -> (process: Process, out: URL, err: URL) {
         let process = Process()
-        process.executableURL = ReaderProcess.executable
-        process.arguments = arguments
+        process.executableURL = prefix.first.map { URL(fileURLWithPath: $0) } ?? executable
+        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + [executable.path] + arguments
         process.environment = environment
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: out.path, contents: nil)
         FileManager.default.createFile(atPath: err.path, contents: nil)
+        return (process, out, err)
+    }
+}
+
+extension ReaderProcess {
+    /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr, or has ended
+    /// without writing it: a readiness signal read from a pipe as it is written, never polled.
+    /// - Returns: the running process, and whether `text` was seen.
+    func launch(_ arguments: [String], untilStandardErrorContains text: String) async throws -> (Running, sawText: Bool) {
+        let (process, out, err) = prepare(arguments)
         process.standardOutput = try FileHandle(forWritingTo: out)
         let pipe = Pipe()
         process.standardError = pipe
@@ -185,14 +188,7 @@ extension ReaderProcess {
         }
         reader.start()
 
-        let process = Process()
-        process.executableURL = ReaderProcess.executable
-        process.arguments = arguments
-        process.environment = environment
-        let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let (process, out, err) = prepare(arguments)
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.standardOutput = streams.contains(.standardOutput) ? terminal : try FileHandle(forWritingTo: out)
         process.standardError = streams.contains(.standardError) ? terminal : try FileHandle(forWritingTo: err)
