@@ -119,7 +119,7 @@ import TestSupport
 
     @Test func randomValuesAreSerializedAsReadersEncoderWritesThemAndReadBack() throws {
         let seed = UInt64.random(in: 1...UInt64.max)
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         for round in 0..<1_000 {
             let value = Self.randomValue(depth: 0, using: &generator)
             let bytes = value.serialized()
@@ -137,7 +137,7 @@ import TestSupport
 
     /// A value with every kind, keys that sort differently by bytes and by `<` (`a10`, `a9`, `é`,
     /// `e\u{301}` before `ä`), strings with every control character, and doubles across their range.
-    private static func randomValue(depth: Int, using generator: inout SeededGenerator) -> JSONValue {
+    private static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
         let kind = Int.random(in: depth > 4 ? 0..<5 : 0..<7, using: &generator)
         switch kind {
         case 0: return .null
@@ -160,24 +160,10 @@ import TestSupport
         }
     }
 
-    private static func randomString(using generator: inout SeededGenerator) -> String {
+    private static func randomString(using generator: inout SplitMix64) -> String {
         let pieces = ["a", "a10", "a9", "B", "_", "é", "ä", "e\u{301}", "\u{7F}", "\u{2028}", "😀", "/", "\\", "\"", " ", "\u{FEFF}", "\u{FFFD}"]
             + (0..<0x20).map { String(Unicode.Scalar(UInt8($0))) }
         return (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 }
 
-/// SplitMix64: a random sequence that a recorded seed repeats.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
