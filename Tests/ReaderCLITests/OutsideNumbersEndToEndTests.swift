@@ -197,37 +197,40 @@ import TestSupport
 
     // MARK: - Rate limits
 
-    static func lockOut(_ reader: ReaderProcess, host: String, resetAt: String) throws {
+    static func lockOut(_ reader: ReaderProcess, origin: String, api: String = "reddit", resetAt: String) throws {
         try damage(reader, """
             INSERT OR REPLACE INTO rateLimit (host, api, remaining, resetAt, observedAt)
-            VALUES ('\(host)', 'reddit', 0, \(resetAt), strftime('%s', 'now'))
+            VALUES ('\(origin)', '\(api)', 0, \(resetAt), strftime('%s', 'now'))
             """)
     }
 
-    @Test func aLockOutIsPerHostCappedAtTenMinutesShownByStatusAndClearedByCacheClear() async throws {
+    @Test func aLockOutIsPerOriginAndAPICappedAtTenMinutesShownByStatusAndClearedByCacheClear() async throws {
         let server = try await TestServer { _ in .json(Fixtures.bytes("reddit/listing_r_python_hot.json")) }
         let reader = ReaderProcess(server: server)
         #expect(try reader.run("posts", "python").status == 0)
         let before = server.requests.count
 
-        // Another host's lock-out does not hold this one back.
-        try Self.lockOut(reader, host: "www.reddit.com", resetAt: "strftime('%s', 'now') + 300")
+        // Another origin's lock-out (another host, the same host on another port) or another
+        // API's at the same origin does not hold this one back.
+        try Self.lockOut(reader, origin: "https://www.reddit.com", resetAt: "strftime('%s', 'now') + 300")
+        try Self.lockOut(reader, origin: "http://127.0.0.1:1", resetAt: "strftime('%s', 'now') + 300")
+        try Self.lockOut(reader, origin: server.baseURL, api: "swapi", resetAt: "strftime('%s', 'now') + 300")
         #expect(try reader.run("posts", "python", "--refresh").status == 0)
         #expect(server.requests.count == before + 1)
 
         // A year away is read as ten minutes: not sent, said with the capped time.
-        try Self.lockOut(reader, host: "127.0.0.1", resetAt: "strftime('%s', 'now') + 31536000")
+        try Self.lockOut(reader, origin: server.baseURL, resetAt: "strftime('%s', 'now') + 31536000")
         let locked = try reader.run("posts", "python", "--refresh", "--max-stale", "0s")
         #expect(!Self.trapped(locked), "\(locked.stderr)")
         #expect(locked.status == 75, "\(locked.stderr)")
-        #expect(locked.stderr.contains("error R1003: 127.0.0.1's rate limit is used up; it resets at"), "\(locked.stderr)")
+        #expect(locked.stderr.contains("error R1003: \(server.baseURL)'s rate limit is used up; it resets at"), "\(locked.stderr)")
         #expect(locked.stderr.contains("(in 10 min)") || locked.stderr.contains("(in 9 min)"), "\(locked.stderr)")
         #expect(server.requests.count == before + 1)
 
         let status = try reader.run("status", "--timeout", "2s")
-        #expect(status.stdout.contains("127.0.0.1's rate limit is used up"), "\(status.stdout)")
+        #expect(status.stdout.contains("\(server.baseURL)'s rate limit is used up"), "\(status.stdout)")
         let statusJSON = try reader.run("status", "--timeout", "2s", "--json")
-        #expect(statusJSON.stdout.contains(#""host":"127.0.0.1""#), "\(statusJSON.stdout)")
+        #expect(statusJSON.stdout.contains(#""host":"\#(server.baseURL)""#), "\(statusJSON.stdout)")
 
         #expect(try reader.run("cache", "clear").status == 0)
         let afterStatus = server.requests.count
@@ -241,7 +244,7 @@ import TestSupport
         let server = try await TestServer { _ in .json(Fixtures.bytes("reddit/listing_r_python_hot.json")) }
         let reader = ReaderProcess(server: server)
         #expect(try reader.run("posts", "python").status == 0)
-        try Self.lockOut(reader, host: "127.0.0.1", resetAt: resetAt)
+        try Self.lockOut(reader, origin: server.baseURL, resetAt: resetAt)
         let result = try reader.run("posts", "python", "--refresh")
         #expect(!Self.trapped(result), "\(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")

@@ -36,7 +36,7 @@ import Foundation
             WholePathFuzzing.readBack(RedditCommentPage.self, key: key, from: cache, render: WholePathFuzzing.renderComments)
         } else {
             var values = rateLimitColumns.map { _ in reader.value() }
-            if selector & 2 == 0 { values[0] = .text("127.0.0.1") }
+            if selector & 2 == 0 { values[0] = .text("http://127.0.0.1") }
             if selector & 4 == 0 { values[1] = .text("reddit") }
             try? cache.replaceRawRow(in: "rateLimit", columns: rateLimitColumns, values: values)
             if let limits = try? cache.rateLimits() {
@@ -45,7 +45,7 @@ import Foundation
                     _ = limit.lockedOutUntil(at: now).map { RelativeAge.describe(moment: $0, from: now) }
                 }
             }
-            _ = try? cache.rateLimit(forHost: "127.0.0.1")
+            _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", api: .reddit)
         }
         if let statistics = try? cache.statistics() {
             _ = Reader.Cache.Stats.render(statistics, now: now)

@@ -299,13 +299,15 @@ public struct ResponseCache: Sendable {
                 table.column("observedAt", .datetime).notNull()
             }
         }
-        // v3: rate limits per host (Reddit's OAuth host and its public one count apart). What a
-        // v2 file held is at most minutes old and keyed by API: it is dropped, not carried over.
+        // v3: rate limits per origin and API (Reddit's OAuth host and its public one count apart,
+        // and so do two APIs behind one gateway). What a v2 file held is at most minutes old and
+        // keyed by API alone: it is dropped, not carried over.
         migrator.registerMigration("v3") { db in
             try db.drop(table: RateLimitState.databaseTableName)
             try db.create(table: RateLimitState.databaseTableName) { table in
-                table.primaryKey("host", .text)
+                table.column("host", .text).notNull()
                 table.column("api", .text).notNull()
+                table.primaryKey(["host", "api"])
                 table.column("remaining", .double).notNull()
                 table.column("resetAt", .datetime).notNull()
                 table.column("observedAt", .datetime).notNull()
@@ -521,10 +523,10 @@ public struct ResponseCache: Sendable {
         return Int(exactly: total.rounded()) ?? Int.max
     }
 
-    /// The rate limit last seen for `host`, if any. A row that cannot be right (a damaged file's)
+    /// The rate limit last seen for `api` at `origin` (`https://oauth.reddit.com`), if any. A row that cannot be right (a damaged file's)
     /// is as good as none: a lock-out is never read from nonsense.
-    public func rateLimit(forHost host: String) throws(CacheFailure) -> RateLimitState? {
-        try rateLimits(matching: RateLimitState.filter(key: host.lowercased())).first
+    public func rateLimit(forOrigin origin: String, api: API) throws(CacheFailure) -> RateLimitState? {
+        try rateLimits(matching: RateLimitState.filter(Column("host") == origin.lowercased() && Column("api") == api.rawValue)).first
     }
 
     /// Every rate limit remembered, for `reader status`; damaged rows are left out.

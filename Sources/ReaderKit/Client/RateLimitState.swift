@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 
 /// A rate limit as a server announced it: Reddit's `X-Ratelimit-Remaining` and
-/// `X-Ratelimit-Reset` (seconds until the window resets), for one host.
+/// `X-Ratelimit-Reset` (seconds until the window resets), for one API at one origin.
 ///
 /// Kept in the cache file so that a script running `reader` in a loop does not spend a limit
 /// that an earlier run already used up: when nothing remains, the next request to that host waits
 /// for the reset if that is within `--max-wait`, and otherwise is not sent at all. A lock-out is
-/// per host (Reddit's OAuth host and its public one count apart), never longer than
+/// per origin and API (Reddit's OAuth host and its public one count apart, and a gateway that
+/// serves two APIs locks out only the one that was limited), never longer than
 /// ``maximumWindow``, and `reader cache clear` forgets it.
 public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "rateLimit"
@@ -16,7 +17,8 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// minutes, so a reset announced further away is a server's (or a damaged file's) mistake.
     public static let maximumWindow: TimeInterval = 600
 
-    /// The host whose limit this is, lowercased.
+    /// The origin whose limit this is, as ``Origin`` writes it (`https://oauth.reddit.com`,
+    /// `http://127.0.0.1:8080`).
     public var host: String
     public var api: API
     /// Requests left in the current window.
@@ -34,7 +36,7 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
         self.observedAt = observedAt
     }
 
-    /// Reads the headers of a response from `host` received at `now`; nil when they are absent or
+    /// Reads the headers of a response from `host` (an origin) received at `now`; nil when they are absent or
     /// unreadable. A reset further away than ``maximumWindow`` is read as that.
     public init?(host: String, api: API, headers: HeaderFields, now: Date) {
         guard let remainingText = headers["X-Ratelimit-Remaining"], remainingText.utf8.count <= 32,

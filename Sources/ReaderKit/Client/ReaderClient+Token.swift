@@ -105,7 +105,7 @@ extension RedditToken {
                 let container = try decoder.singleValueContainer()
                 if let number = try? container.decode(Int.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
             }
-            var text: String { switch self { case .number(let n): String(n); case .text(let t): TerminalText.sanitise(t, maxLength: 60) } }
+            var text: String { switch self { case .number(let n): String(n); case .text(let t): TerminalText.sanitise(t, maxLength: 4096) } }
         }
         let answer = try? JSONDecoder().decode(Answer.self, from: response.body.prefix(64 * 1024))
         switch response.status {

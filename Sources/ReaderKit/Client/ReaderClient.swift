@@ -152,10 +152,16 @@ public actor ReaderClient {
     private var replacedDamagedCache = false
     /// The last cache failure noted, so that `reader cache …` reports why the cache did not open.
     private var lastCacheFailure: CacheFailure?
-    /// The rate limits last announced, per host (lowercased); read from the cache on first use.
+    /// The rate limits last announced, per API and origin (`reddit https://oauth.reddit.com`);
+    /// read from the cache on first use.
     private var rateLimits: [String: RateLimitState?] = [:]
     /// Reddit's bearer token for this run, once obtained or read from the store.
-    var redditToken: RedditToken?
+    var redditToken: RedditToken? {
+        didSet { if let redditToken { secrets.insert(redditToken.accessToken) } }
+    }
+    /// Every credential this client has held: the app's secret in the forms a server may echo
+    /// it, and each token. A failure's text is shown without them (``ReaderError/redacting(_:)``).
+    var secrets: Set<String> = []
     /// The token request in flight, shared by the loads that need it.
     var redditTokenFetch: Task<Result<RedditToken, ReaderError>, Never>?
 
@@ -178,6 +184,7 @@ public actor ReaderClient {
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
+        self.secrets = configuration.services.redditCredentials?.secretForms ?? []
         self.transport = transport
         self.handler = ErrorHandler(retryPolicy: configuration.retryPolicy)
         self.logger = logger
@@ -248,7 +255,8 @@ public actor ReaderClient {
                     return await revalidated(cached, by: response, key: key)
                 }
             } catch let failure {
-                error = failure.answered(by: endpoint.api)
+                // A server may echo what it was sent: never show a credential back.
+                error = failure.answered(by: endpoint.api).redacting(secrets)
             }
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
@@ -370,12 +378,13 @@ public actor ReaderClient {
                     headers.add("Authorization", "bearer " + token)
                 }
             }
-            try await waitForRateLimit(of: api, host: current.host ?? "", deadline: deadline)
+            try await waitForRateLimit(of: api, origin: Origin(current)?.description ?? current.host ?? "", deadline: deadline)
             logger.debug("GET", metadata: ["request.url": "\(current)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
-            await remember(RateLimitState(host: current.host ?? "", api: api, headers: response.headers, now: now()))
+            await remember(RateLimitState(host: Origin(current)?.description ?? current.host ?? "", api: api,
+                                          headers: response.headers, now: now()))
             logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
@@ -398,9 +407,10 @@ public actor ReaderClient {
 
     /// Never hammers: when the API said nothing remains, waits for its reset if that is within
     /// `--max-wait` and the deadline, and otherwise does not send the request.
-    private func waitForRateLimit(of api: API, host: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
-        let key = host.lowercased()
-        if rateLimits[key] == nil { rateLimits[key] = .some(try? currentCache?.rateLimit(forHost: key)) }
+    private func waitForRateLimit(of api: API, origin: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
+        let host = origin.lowercased()
+        let key = api.rawValue + " " + host
+        if rateLimits[key] == nil { rateLimits[key] = .some(try? currentCache?.rateLimit(forOrigin: host, api: api)) }
         // The wait is at most RateLimitState.maximumWindow, whatever the file or the header said.
         guard let state = rateLimits[key] ?? nil, let wait = state.waitBeforeNextRequest(at: now()) else { return }
         let delay = Duration.clamping(seconds: wait)
@@ -417,7 +427,7 @@ public actor ReaderClient {
     /// Keeps the rate limit a response announced, for this client and for the next run.
     private func remember(_ state: RateLimitState?) async {
         guard let state else { return }
-        rateLimits[state.host] = .some(state)
+        rateLimits[state.api.rawValue + " " + state.host] = .some(state)
         await write { (cache) throws(CacheFailure) in try cache.storeRateLimit(state) }
     }
 
@@ -538,9 +548,17 @@ public actor ReaderClient {
         guard let cache = currentCache else { return nil }
         do {
             guard let entry = try cache.entry(forKey: key) else { return nil }
-            // A copy that no longer decodes (an older reader's shape) is as good as none.
-            guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: entry.body) else { return nil }
-            return (entry, value)
+            // A copy that no longer decodes (a damaged page, an older reader's shape) cannot be
+            // served: it is dropped as damaged, with its notice, rather than passed over in silence
+            // (and an offline read then says honestly that nothing usable is cached).
+            do {
+                return (entry, try ReaderJSON.makeDecoder().decode(Value.self, from: entry.body))
+            } catch {
+                let failure = DecodingFailure(error, url: entry.url)
+                await drop(damagedEntry: key, CacheFailure(.damagedEntry, path: cache.path, detail:
+                    "the stored body does not decode (\(failure.reason == .corrupt ? "not JSON" : "at \(failure.codingPath)"))"))
+                return nil
+            }
         } catch where error.reason == .damagedEntry {
             await drop(damagedEntry: key, error)
             return nil

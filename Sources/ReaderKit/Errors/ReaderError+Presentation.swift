@@ -111,7 +111,8 @@ extension ReaderError {
             return "\(TerminalText.sanitise(failure.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
         case .authentication(let failure):
             return "Reddit refused reader's app credentials (the token endpoint answered \(failure.status)"
-                + (failure.serverError.map { ", \"\($0)\"" } ?? "") + ")"
+                // Cut here, not where it was read: the whole text is redacted first.
+                + (failure.serverError.map { ", \"\(TerminalText.sanitise($0, maxLength: 60))\"" } ?? "") + ")"
         case .output(let failure):
             return failure.errorNumber == EBADF ? "the output cannot be written: stdout is closed"
                 : "the output cannot be written: \(failure.systemMessage.lowercased())"

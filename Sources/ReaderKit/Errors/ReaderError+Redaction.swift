@@ -1,0 +1,68 @@
+import Foundation
+
+extension ReaderError {
+    /// The same error with every occurrence of `secrets` in the text it carries — what a server
+    /// said (an error body, a page title, an error word) and what the transport reported —
+    /// replaced by `[redacted]`.
+    ///
+    /// A server can repeat back what it was sent: a token endpoint that echoes the client secret
+    /// or the `Basic` credential, an API that quotes the `Authorization` header. Text from outside
+    /// is shown sanitised, so it must also be shown without the secrets reader holds.
+    /// - Parameter secrets: the credentials in use (see ``ReaderClient``); empty strings are ignored.
+    public func redacting(_ secrets: Set<String>) -> ReaderError {
+        let secrets = secrets.filter { $0.utf8.count >= 4 }.sorted { $0.count > $1.count }
+        guard !secrets.isEmpty else { return self }
+        func clean(_ text: String) -> String {
+            secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]", options: .caseInsensitive) }
+        }
+        func clean(_ text: String?) -> String? { text.map { clean($0) } }
+        switch self {
+        case .invalidArgument(let text): return .invalidArgument(clean(text))
+        case .invalidConfiguration(let text): return .invalidConfiguration(clean(text))
+        case .transport(var failure):
+            failure.detail = clean(failure.detail)
+            failure.host = clean(failure.host)
+            return .transport(failure)
+        case .status(var failure):
+            failure.url = clean(failure.url)
+            if var body = failure.apiError {
+                body.reason = clean(body.reason)
+                body.message = clean(body.message)
+                body.explanation = clean(body.explanation)
+                failure.apiError = body
+            }
+            return .status(failure)
+        case .contentType(var failure):
+            failure.contentType = clean(failure.contentType)
+            failure.pageTitle = clean(failure.pageTitle)
+            failure.url = clean(failure.url)
+            return .contentType(failure)
+        case .decoding(var failure):
+            failure.detail = clean(failure.detail)
+            failure.codingPath = clean(failure.codingPath)
+            failure.url = clean(failure.url)
+            return .decoding(failure)
+        case .cache(var failure):
+            failure.detail = clean(failure.detail)
+            return .cache(failure)
+        case .rateLimited(var failure):
+            failure.host = clean(failure.host)
+            return .rateLimited(failure)
+        case .authentication(var failure):
+            failure.serverError = clean(failure.serverError)
+            return .authentication(failure)
+        case .output: return self
+        case .bug(let text): return .bug(clean(text))
+        }
+    }
+}
+
+extension RedditCredentials {
+    /// What must never be shown of these credentials, in the forms a server may echo them: the
+    /// secret, `id:secret`, and the `Basic` credential's base64 (with and without its padding).
+    var secretForms: Set<String> {
+        guard let secret = clientSecret, !secret.isEmpty else { return [] }
+        let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()
+        return [secret, "\(clientID):\(secret)", basic, basic.trimmingCharacters(in: CharacterSet(charactersIn: "="))]
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A server that echoes a credential back — the token endpoint quoting the client secret or the
+/// `Basic` credential, an API quoting the `Authorization` header in an error body or a page
+/// title — never gets it shown: not in the message, not in `--json`, not with `-v`.
+@Suite struct SecretsEndToEndTests {
+    static let clientID = "echo-app-id"
+    static let secret = "ECHOEDSECRETVALUE42"
+    static let token = "SEKRETTOKEN123abc"
+    static var basic: String { Data("\(clientID):\(secret)".utf8).base64EncodedString() }
+
+    func reader(_ server: TestServer) -> ReaderProcess {
+        var reader = ReaderProcess(server: server)
+        reader.environment["READER_REDDIT_OAUTH_URL"] = server.baseURL
+        reader.environment["READER_REDDIT_CLIENT_ID"] = Self.clientID
+        reader.environment["READER_REDDIT_CLIENT_SECRET"] = Self.secret
+        return reader
+    }
+
+    func expectNoSecret(_ result: ReaderProcess.Result, _ label: String) {
+        for secret in [Self.secret, Self.basic, Self.token, String(Self.basic.prefix(20))] {
+            #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(label) shows \(secret): \(result.stderr)")
+        }
+    }
+
+    static let tokenEndpointEchoes: [(status: Int, body: String)] = [
+        (200, #"{"error": "\#(clientID):\#(secret)"}"#),
+        (400, #"{"error": "invalid_client Basic \#(basic)"}"#),
+        (401, #"{"message": "\#(secret)", "error": 401}"#),
+    ]
+
+    @Test(arguments: tokenEndpointEchoes.indices)
+    func theTokenEndpointEchoingTheSecretNeverGetsItShown(_ index: Int) async throws {
+        let echo = Self.tokenEndpointEchoes[index]
+        let server = try await TestServer { _ in .json(Array(echo.body.utf8), status: echo.status) }
+        let reader = reader(server)
+        for arguments in [["posts", "python"], ["posts", "python", "--json"], ["posts", "python", "-v"], ["posts", "python", "--json", "-v"]] {
+            let result = try reader.run(arguments)
+            #expect(result.status == 77, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("R1004"), "\(arguments): \(result.stderr)")
+            expectNoSecret(result, "\(echo.status) \(arguments)")
+        }
+        await server.shutdown()
+    }
+
+    /// The API's answers, each quoting the `Authorization` header it received where `{}` stands.
+    static let apiEchoes: [(status: Int, contentType: String, body: String, code: String)] = [
+        (400, "application/json", #"{"message": "bad header {}", "error": 400}"#, "A400"),
+        (403, "application/json", #"{"reason": "quarantined", "quarantine_message": "tok={}", "error": 403}"#, "A403"),
+        (200, "text/html", "<html><title>{}</title></html>", "D1001"),
+    ]
+
+    @Test(arguments: apiEchoes.indices)
+    func anAPIEchoingTheTokenNeverGetsItShown(_ index: Int) async throws {
+        let echo = Self.apiEchoes[index]
+        let server = try await TestServer { request in
+            if request.path == "/api/v1/access_token" {
+                return .json(Array(#"{"access_token": "\#(Self.token)", "token_type": "bearer", "expires_in": 3600}"#.utf8))
+            }
+            let authorization = request.headers["authorization"] ?? "none"
+            return .respond(status: echo.status, headers: [("Content-Type", echo.contentType)], body: Array(echo.body.replacingOccurrences(of: "{}", with: authorization).utf8))
+        }
+        let reader = reader(server)
+        for arguments in [["posts", "python", "--retries", "0"], ["posts", "python", "--retries", "0", "--json", "-v"]] {
+            let result = try reader.run(arguments)
+            #expect(result.status != 0, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(echo.code), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("[redacted]"), "the echo is shown, less the token: \(result.stderr)")
+            expectNoSecret(result, "\(echo.code) \(arguments)")
+        }
+        // The token did reach the API: the test would pass vacuously otherwise.
+        #expect(server.requests.contains { $0.headers["authorization"] == "bearer \(Self.token)" })
+        await server.shutdown()
+    }
+}
