@@ -284,3 +284,44 @@ import TestSupport
         #expect(status.stdout.contains("no token held yet"), "\(status.stdout)")
     }
 }
+
+/// What the attack on the built binary found beyond the review's list.
+@Suite struct OutsideNumbersFollowUpEndToEndTests {
+    @Test func aCountBeyondWhatAllReadsIsSaidNotSilentlyCut() async throws {
+        let body = try OutsideNumbersEndToEndTests.replacing(#""count": ?\d+"#, with: #""count": 1000000"#,
+                                                              in: Fixtures.bytes("swapi/people_page1.json"))
+        let server = try await TestServer { _ in .json(body) }
+        let result = try ReaderProcess(server: server).run("people", "--all")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning R1005: the collection says it holds 1000000; reader reads at most 1000 pages, so only the first 10000 were read"),
+                "\(result.stderr)")
+        #expect(server.requests.count == 1000)
+        await server.shutdown()
+    }
+
+    @Test(arguments: [#""count": 1e30"#, #""count": 100000000000000000000000"#])
+    func aCountNoIntegerHoldsIsD1005NotCorruptJSON(_ count: String) async throws {
+        let body = try OutsideNumbersEndToEndTests.replacing(#""count": ?\d+"#, with: count, in: Fixtures.bytes("swapi/films.json"))
+        let server = try await TestServer { _ in .json(body) }
+        let result = try ReaderProcess(server: server).run("films")
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error D1005: "), "\(result.stderr)")
+        await server.shutdown()
+    }
+
+    @Test func aCachePathThatIsADanglingOrLoopingLinkIsRefusedByTheCacheCommands() async throws {
+        let reader = ReaderProcess()
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for target in ["/nonexistent/x.sqlite", reader.cachePath] {
+            try? FileManager.default.removeItem(atPath: reader.cachePath)
+            // The second is a link to itself: a loop.
+            try FileManager.default.createSymbolicLink(atPath: reader.cachePath, withDestinationPath: target)
+            for arguments in [["cache", "stats"], ["cache", "clear"], ["cache", "prune"]] {
+                let result = try reader.run(arguments)
+                #expect(result.status == 73, "\(target) \(arguments): \(result.stdout) \(result.stderr)")
+                #expect(result.stderr.contains("C1004"), "\(target) \(arguments): \(result.stderr)")
+            }
+        }
+    }
+}

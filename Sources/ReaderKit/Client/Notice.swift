@@ -11,6 +11,8 @@ public struct Notice: Sendable, Equatable, Hashable {
         case rateLimit = "rate_limit"
         /// A request is waiting for its service to become reachable (`--wait`).
         case waiting
+        /// Not everything asked for was read: a collection larger than reader reads (R1005).
+        case partial
     }
 
     public var kind: Kind

@@ -115,6 +115,12 @@ extension ReaderClient {
         }
         counted.total += rest.count
         progress?(counted)
+        let announced = firstPage.value.count, read = (rest.count + 1) * firstPage.value.results.count
+        if announced > read {
+            // The cap keeps a lying count from costing millions of requests; a true one is said.
+            await notices.post(Notice(kind: .partial, code: ErrorCode(.request, 1005), message:
+                "the collection says it holds \(announced); reader reads at most \(SWAPI.maximumPages) pages, so only the first \(read) were read"))
+        }
         return [first] + (await loadConcurrently(rest, options: options, progress: progress, counting: counted))
     }
 

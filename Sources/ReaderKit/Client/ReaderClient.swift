@@ -488,7 +488,13 @@ public actor ReaderClient {
     private func manageCache<T>(ifMissing: (String) -> T,
                                 _ body: (ResponseCache) throws(CacheFailure) -> T) async throws(ReaderError) -> T {
         guard let path = configuration.cachePath else { throw .invalidConfiguration("no cache is configured") }
-        guard FileManager.default.fileExists(atPath: path) else { return ifMissing(path) }
+        // lstat, not fileExists: a link whose target is missing (or a loop of links) is a path that
+        // names something, and it cannot be opened; only a path naming nothing is "no cache yet".
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return ifMissing(path) }
+        if (status.st_mode & S_IFMT) == S_IFLNK, !FileManager.default.fileExists(atPath: path) {
+            throw .cache(CacheFailure(.unavailable, path: path, detail: "a symbolic link to a file that does not exist (or a loop of links)"))
+        }
         guard let cache = await openCache() else {
             throw .cache(lastCacheFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened"))
         }

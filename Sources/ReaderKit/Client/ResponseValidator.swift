@@ -25,7 +25,14 @@ public enum ResponseValidator {
             if let apiError = APIErrorBody.recognise(response.body) {
                 throw .status(StatusFailure(status: apiError.statusInBody ?? response.status, url: url, apiError: apiError))
             }
-            throw .decoding(DecodingFailure(error, url: url))
+            var failure = DecodingFailure(error, url: url)
+            // JSONDecoder calls a number too large for the model's integer "not valid JSON", with
+            // no path. JSON that parses is not corrupt: it holds a value the model cannot take.
+            if failure.reason == .corrupt, (try? JSONValue(parsing: response.body)) != nil {
+                failure.reason = .invalidValue
+                failure.detail = "a value the model cannot take, such as a number too large for its integer: \(failure.detail)"
+            }
+            throw .decoding(failure)
         }
     }
 

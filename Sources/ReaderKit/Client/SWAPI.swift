@@ -37,15 +37,18 @@ public enum SWAPI {
 }
 
 extension SWAPI {
+    /// The most pages `--all` and sync read of one collection: 1,000 (10,000 resources).
+    public static let maximumPages = 1_000
+
     /// How many pages a collection holds, from its first page: its count over the page size,
-    /// or 1 when the page says there is no next one. Capped, so that a lying count cannot make
-    /// reader ask for millions of pages.
+    /// or 1 when the page says there is no next one. Capped at ``maximumPages``, so that a lying
+    /// count cannot make reader ask for millions of pages; a load that meets the cap says so (R1005).
     public static func pageCount<Resource>(of firstPage: SWAPIPage<Resource>) -> Int {
         guard firstPage.next != nil, !firstPage.results.isEmpty else { return 1 }
         let size = firstPage.results.count
         // A library user may build a page by hand: its count is clamped here too.
         let count = min(max(firstPage.count, 0), OutsideNumbers.count.upperBound)
-        return min(1_000, max(2, (count + size - 1) / size))
+        return min(maximumPages, max(2, (count + size - 1) / size))
     }
 
     /// The endpoint of a link SWAPI gives (`https://swapi.dev/api/people/1/`), against the
