@@ -325,3 +325,17 @@ import TestSupport
         }
     }
 }
+
+extension OutsideNumbersFollowUpEndToEndTests {
+    @Test func aBodyThatIsNotTheGzipItClaimsIsABrokenAnswerNotATooLargeOne() async throws {
+        let server = try await TestServer { _ in
+            .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                     body: Array(#"{"count": 0, "next": null, "previous": null, "results": []}"#.utf8))
+        }
+        let result = try ReaderProcess(server: server).run("films", "--retries", "0")
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error T1000: "), "\(result.stderr)")
+        #expect(!result.stderr.contains("larger than"), "\(result.stderr)")
+        await server.shutdown()
+    }
+}

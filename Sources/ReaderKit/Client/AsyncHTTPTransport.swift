@@ -97,7 +97,11 @@ public struct AsyncHTTPTransport: HTTPTransport {
 
         if error is DeadlinePassed || error is CancellationError { return failure(.timedOut) }
         if error is NIOTooManyBytesError { return failure(.responseTooLarge) }
-        if error is NIOHTTPDecompression.DecompressionError { return failure(.responseTooLarge) }
+        // Only the limit is "too large": a body that is not the gzip or deflate it claims to be
+        // is a broken answer, not a big one.
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError {
+            return failure(decompression == .limit ? .responseTooLarge : .unknown)
+        }
         if let parserError = error as? HTTPParserError {
             return parserError == .invalidEOFState ? failure(.connectionLost) : failure(.unknown)
         }
