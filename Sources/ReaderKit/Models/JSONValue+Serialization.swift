@@ -1,9 +1,9 @@
 extension JSONValue {
     /// This value as JSON text, byte for byte as `ReaderJSON.makeEncoder()` writes it (keys in
-    /// UTF-8 order, slashes unescaped, numbers as Swift prints them), with two differences that keep
-    /// what came from a server whole: a ``numberText(_:)`` is written as sent, and there is no limit
-    /// on nesting (JSONEncoder refuses 512 levels, which a 512-deep answer inside `{"items": […]}`
-    /// would reach).
+    /// UTF-8 order, slashes unescaped, numbers as Swift prints them), with three differences: a
+    /// ``numberText(_:)`` is written as sent, there is no limit on nesting (JSONEncoder refuses 512
+    /// levels, which a 512-deep answer inside `{"items": […]}` would reach), and the scalars of
+    /// ``escapesForTerminals(_:)`` are escaped.
     public func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
         Self.write(self, to: &bytes)
@@ -42,22 +42,37 @@ extension JSONValue {
         }
     }
 
-    /// A string as JSONEncoder escapes it: the quote, the backslash, and control characters (with
-    /// the short forms where JSON has them); everything else, U+007F and U+2028 included, as is.
+    /// Scalars written as `\uXXXX` though JSONEncoder writes them as they are: DEL and the C1
+    /// controls (U+009B is a CSI on many terminals), the line and paragraph separators, and the
+    /// invisible ones that reorder or hide text (bidi controls, zero-width spaces, the BOM).
+    /// `--json` often reaches a screen (`reader posts --json | less`); escaped, the text a
+    /// server chose cannot act on it, and any JSON reader reads the same string back.
+    public static func escapesForTerminals(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x061C, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: true
+        default: false
+        }
+    }
+
+    /// A string as JSONEncoder escapes it — the quote, the backslash, and control characters (with
+    /// the short forms where JSON has them) — and the scalars of ``escapesForTerminals(_:)``.
     private static func writeString(_ text: String, to bytes: inout [UInt8]) {
         let hexDigits = Array("0123456789abcdef".utf8)
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += #"\""#.utf8
-            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: bytes += #"\""#.utf8
+            case 0x5C: bytes += #"\\"#.utf8
             case 0x08: bytes += #"\b"#.utf8
             case 0x0C: bytes += #"\f"#.utf8
             case 0x0A: bytes += #"\n"#.utf8
             case 0x0D: bytes += #"\r"#.utf8
             case 0x09: bytes += #"\t"#.utf8
-            case 0x00..<0x20: bytes += #"\u00"#.utf8 + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            default: bytes.append(byte)
+            case _ where scalar.value < 0x20 || escapesForTerminals(scalar):
+                let value = scalar.value
+                bytes += #"\u"#.utf8 + [hexDigits[Int(value >> 12 & 0xF)], hexDigits[Int(value >> 8 & 0xF)],
+                                          hexDigits[Int(value >> 4 & 0xF)], hexDigits[Int(value & 0xF)]]
+            default: bytes += String(scalar).utf8
             }
         }
         bytes.append(UInt8(ascii: "\""))
