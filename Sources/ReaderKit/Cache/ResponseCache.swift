@@ -377,9 +377,13 @@ public struct ResponseCache: Sendable {
                     try CacheEntry.filter(key: key).updateAll(db, CacheEntry.Columns.lastUsedAt.set(to: now))
                 }
                 let column = switch use { case .hit: "hits"; case .miss: "misses"; case .revalidation: "revalidations" }
+                // A counter another program left as text, a negative or near Int64.max (where
+                // SQLite would turn the sum into a float) starts again from one.
                 try db.execute(sql: """
                     INSERT INTO usage (api, \(column)) VALUES (?, 1)
-                    ON CONFLICT(api) DO UPDATE SET \(column) = \(column) + 1
+                    ON CONFLICT(api) DO UPDATE SET \(column) =
+                        CASE WHEN typeof(\(column)) = 'integer' AND \(column) BETWEEN 0 AND 999999999999999 THEN \(column) + 1
+                             ELSE 1 END
                     """, arguments: [api.rawValue])
             }
         }
