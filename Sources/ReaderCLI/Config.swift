@@ -8,8 +8,8 @@ extension Reader {
             commandName: "config",
             abstract: "Show the settings reader runs with, and where each comes from.",
             discussion: """
-                Each setting comes from the first of: a flag given with this command, an \\
-                environment variable, the config file ($XDG_CONFIG_HOME/reader/config.toml, else \\
+                Each setting comes from the first of: a flag given with this command, an \
+                environment variable, the config file ($XDG_CONFIG_HOME/reader/config.toml, else \
                 ~/.config/reader/config.toml), the built-in default. A client secret is never shown.
 
                 The config file is TOML:
