@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The config file's TOML (toml++ underneath: it reports the line of a syntax error).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Property tests of every parser at a boundary (test targets only).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -38,6 +40,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // The `reader` commands: parse, call ReaderKit, render. A library, so that the fuzzers and

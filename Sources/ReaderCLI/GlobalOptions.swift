@@ -10,14 +10,27 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Show technical detail: requests, statuses, decisions.")
     var verbose = false
 
-    @Flag(help: "Never colour the output (colour is also off when NO_COLOR is set, TERM is dumb, or output is not a terminal).")
+    @Flag(help: "Never colour the output (colour is also off when NO_COLOR is set, TERM is dumb, the config file says color = false, or output is not a terminal).")
     var noColor = false
+
+    /// Whether colour is off by the flag, the environment or the config file.
+    var colourOff: Bool {
+        noColor || (try? ProcessSettings.fromFileAndEnvironment.get())?.color.value == false
+    }
 
     func makeOutput() -> Output {
         var output = Output(json: json)
         output.verbose = verbose
-        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: noColor)
+        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: colourOff)
         return output
+    }
+}
+
+/// This process's settings from the config file and the environment, read once: every command
+/// and every part of one (the client, the deadline, the colours) sees the same.
+enum ProcessSettings {
+    static let fromFileAndEnvironment: Result<ReaderSettings, ReaderError> = Result { () throws(ReaderError) in
+        try ReaderSettings.load(environment: ProcessInfo.processInfo.environment)
     }
 }
 
@@ -28,6 +41,41 @@ struct CacheFileOptions: ParsableArguments {
 
     func resolve(environment: [String: String]) throws(ReaderError) -> String {
         try CacheLocation.resolve(explicitPath: cachePath, environment: environment)
+    }
+}
+
+/// The options the config file also sets (with `--no-color`): every fetching command takes them,
+/// and `reader config` shows what they come to.
+struct SettingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Give up after this long, retries and waits included (90, 90s, 2m; default: the config file's timeout, else 20s).", valueName: "time"))
+    var timeout: TimeSpan?
+
+    @Option(help: ArgumentHelp("Try a failed request at most this many more times (0 to 10; default: the config file's retries, else 3).", valueName: "n"))
+    var retries: Int?
+
+    @Option(help: ArgumentHelp("Treat cached data younger than this as fresh, whatever the server said (0: always ask; default: the config file's max-age).", valueName: "time"))
+    var maxAge: TimeSpan?
+
+    @Option(help: ArgumentHelp("Never show cached data older than this, even when the network fails (default: the config file's max-stale, else any age, always with a notice).", valueName: "time"))
+    var maxStale: TimeSpan?
+
+    func validate() throws {
+        if let timeout, !(timeout.duration > .zero && timeout.duration <= ConfigFile.maximumTimeout) {
+            throw ValidationError("--timeout must be more than 0 and at most 1 hour")
+        }
+        if let retries, !(0...10).contains(retries) { throw ValidationError("--retries must be from 0 to 10, got \(retries)") }
+    }
+
+    /// The settings from the config file and the environment, with these flags over them.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a broken config file or environment variable.
+    func settings(noColor: Bool) throws(ReaderError) -> ReaderSettings {
+        var settings = try ProcessSettings.fromFileAndEnvironment.get()
+        if let timeout { settings.timeout.override(timeout.duration, from: .flag("--timeout")) }
+        if let retries { settings.retries.override(retries, from: .flag("--retries")) }
+        if let maxAge { settings.maximumAge.override(maxAge.duration, from: .flag("--max-age")) }
+        if let maxStale { settings.maximumStale.override(maxStale.duration, from: .flag("--max-stale")) }
+        if noColor { settings.color.override(false, from: .flag("--no-color")) }
+        return settings
     }
 }
 
@@ -44,20 +92,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Before giving up on a service that cannot be reached, wait for it (with backoff, within --timeout).")
     var wait = false
 
-    @Option(help: ArgumentHelp("Give up after this long, retries and waits included (90, 90s, 2m).", valueName: "time"))
-    var timeout: TimeSpan = TimeSpan(.seconds(20))
-
-    @Option(help: ArgumentHelp("Try a failed request at most this many more times.", valueName: "n"))
-    var retries: Int = 3
+    @OptionGroup var settingOptions: SettingOptions
 
     @Option(help: ArgumentHelp("Wait at most this long at once for a server that asks to come back later (Retry-After, a rate limit); beyond it, give up and say when.", valueName: "time"))
     var maxWait: TimeSpan = TimeSpan(.seconds(30))
-
-    @Option(help: ArgumentHelp("Treat cached data younger than this as fresh, whatever the server said (0: always ask).", valueName: "time"))
-    var maxAge: TimeSpan?
-
-    @Option(help: ArgumentHelp("Never show cached data older than this, even when the network fails (default: any age, always with a notice).", valueName: "time"))
-    var maxStale: TimeSpan?
 
     @Option(help: ArgumentHelp("Keep at most this much data in the cache, evicting the least recently used (100MB, 1g).", valueName: "size"))
     var cacheSize: ByteCount = ByteCount(bytes: 100 * 1024 * 1024)
@@ -70,35 +108,39 @@ struct GlobalOptions: ParsableArguments {
     func makeOutput() -> Output { output.makeOutput() }
 
     /// The style for stdout.
-    var style: Style { Style.forDescriptor(STDOUT_FILENO, noColor: noColor) }
+    var style: Style { Style.forDescriptor(STDOUT_FILENO, noColor: output.colourOff) }
 
     func validate() throws {
         guard !(offline && refresh) else { throw ValidationError("--offline and --refresh cannot be used together") }
         guard !(offline && wait) else { throw ValidationError("--offline and --wait cannot be used together: --offline never touches the network") }
-        guard timeout.duration > .zero, timeout.duration <= .seconds(3600) else {
-            throw ValidationError("--timeout must be more than 0 and at most 1 hour")
-        }
-        guard (0...10).contains(retries) else { throw ValidationError("--retries must be from 0 to 10, got \(retries)") }
         guard maxWait.duration <= .seconds(86_400) else { throw ValidationError("--max-wait must be at most a day") }
     }
 
     var loadOptions: LoadOptions {
-        LoadOptions(cacheMode: offline ? .offline : refresh ? .refresh : .normal,
-                    deadline: ContinuousClock.now.advanced(by: timeout.duration), waitForConnectivity: wait)
+        // A broken config file has already ended the command (``clientConfiguration(environment:)``).
+        let timeout = (try? settings())?.timeout.value ?? ReaderSettings.builtIn.timeout.value
+        return LoadOptions(cacheMode: offline ? .offline : refresh ? .refresh : .normal,
+                           deadline: ContinuousClock.now.advanced(by: timeout), waitForConnectivity: wait)
     }
 
-    /// The client configuration from these options and the environment.
+    /// The settings from the config file and the environment, with the flags over them.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a broken config file or environment variable.
+    func settings() throws(ReaderError) -> ReaderSettings {
+        try settingOptions.settings(noColor: noColor)
+    }
+
+    /// The client configuration from these options, the environment and the config file.
     func clientConfiguration(environment: [String: String]) throws(ReaderError) -> ReaderClient.Configuration {
-        let services = try ServiceConfiguration.fromEnvironment(environment)
+        let settings = try settings()
         let cachePath = try cacheFile.resolve(environment: environment)
         var retryPolicy = RetryPolicy.default
-        retryPolicy.maximumRetries = retries
+        retryPolicy.maximumRetries = settings.retries.value
         retryPolicy.maximumDelay = maxWait.duration
         var freshness = FreshnessPolicy.default
-        freshness.maximumAge = maxAge?.duration
-        freshness.maximumStale = maxStale?.duration
+        freshness.maximumAge = settings.maximumAge.value
+        freshness.maximumStale = settings.maximumStale.value
         return ReaderClient.Configuration(
-            services: services, cachePath: cachePath, timeout: timeout.duration, retryPolicy: retryPolicy,
+            services: settings.services, cachePath: cachePath, timeout: settings.timeout.value, retryPolicy: retryPolicy,
             freshness: freshness, cacheSizeLimit: cacheSize.bytes)
     }
 }

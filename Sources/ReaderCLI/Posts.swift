@@ -20,7 +20,7 @@ extension Reader {
                   reader posts python --after t3_2xmo63
                 """)
 
-        @Argument(help: "A subreddit such as swift (or r/swift, or swift+rust). The front page when left out.")
+        @Argument(help: "A subreddit such as swift (or r/swift, or swift+rust). When left out: the config file's subreddits, else the front page.")
         var subreddit: String?
 
         @Option(help: ArgumentHelp("A user whose submissions to list, instead of a subreddit (spez or u/spez).", valueName: "name"))
@@ -49,29 +49,43 @@ extension Reader {
             do { _ = try endpoint(after: after) } catch { throw ValidationError(error.message) }
         }
 
-        private func endpoint(after: String?) throws(ReaderError) -> Endpoint<RedditListing> {
+        /// - Parameter defaultSubreddits: read when no subreddit and no user is given (the config file's).
+        private func endpoint(after: String?, defaultSubreddits: [String] = []) throws(ReaderError) -> Endpoint<RedditListing> {
             if let user { return try Reddit.userPosts(user: user, sort: sort ?? .new, time: time, limit: limit, after: after) }
-            return try Reddit.posts(subreddit: subreddit, sort: sort ?? .hot, time: time, limit: limit, after: after)
+            let fallback = defaultSubreddits.isEmpty ? nil : defaultSubreddits.joined(separator: "+")
+            return try Reddit.posts(subreddit: subreddit ?? fallback, sort: sort ?? .hot, time: time, limit: limit, after: after)
         }
 
         func run() async throws {
             let now = Date()
+            let settings = try options.settings()
+            let defaults = settings.subreddits.value
+            // Posts of a subreddit asked for by name (here or as the config's default) are never hidden by subreddit.
+            let requested = Set((subreddit?.split(separator: "+").map(String.init) ?? (user == nil ? defaults : [])))
+            let filter = settings.postFilter
             let progress = ProgressLine("reading \(pages) pages", enabled: pages > 1 && isatty(STDERR_FILENO) == 1)
             let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
                 defer { progress.finish() }
                 return try await client.loadPages(pages, options: options.loadOptions, progress: progress.handler,
-                                                  of: { (after) throws(ReaderError) in try endpoint(after: after) },
+                                                  of: { (after) throws(ReaderError) in try endpoint(after: after, defaultSubreddits: defaults) },
                                                   startingAfter: after)
             }
             let style = options.style
             try CommandRunner.write(loaded, options: options, jsonItems: { raw in
                 let children = raw["data"]?["children"]?.arrayValue ?? []
-                return .list(children.compactMap { $0["data"] }, meta: ["after": raw["data"]?["after"] ?? .null])
+                let shown = children.compactMap { $0["data"] }.filter { data in
+                    guard case .string(let subreddit)? = data["subreddit"], case .string(let title)? = data["title"] else { return true }
+                    return !filter.hides(subreddit: subreddit, title: title, requested: requested)
+                }
+                return .list(shown, meta: ["after": raw["data"]?["after"] ?? .null])
             }, render: { listings in
-                let posts = listings.flatMap { (listing: RedditListing) in listing.posts }
+                let all = listings.flatMap { (listing: RedditListing) in listing.posts }
+                let posts = all.filter { !filter.hides($0, requested: requested) }
                 let table = Self.table(posts, now: now)
                 let last = listings.last?.after.map { TerminalText.sanitise($0, maxLength: 40) }
-                let footer = last.map { "more: --after \($0)" }
+                let hidden = all.count - posts.count
+                let footer = [hidden > 0 ? "\(hidden) hidden by the config file's filters" : nil, last.map { "more: --after \($0)" }]
+                    .compactMap { $0 }.joined(separator: "\n")
                 return (posts.isEmpty ? "no posts" : table.render(width: Terminal.outputWidth(), style: style) { column, text in
                     switch column {
                     case 0: style.yellow(text)
@@ -79,7 +93,7 @@ extension Reader {
                     case 4, 2: style.dim(text)
                     default: text
                     }
-                }, footer)
+                }, footer.isEmpty ? nil : footer)
             })
         }
 

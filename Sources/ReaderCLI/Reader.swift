@@ -12,7 +12,7 @@ struct Reader: AsyncParsableCommand {
             """,
         version: ReaderKitVersion.string,
         subcommands: [Posts.self, Comments.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
-                      Sync.self, Status.self, Cache.self, Completions.self, Manual.self])
+                      Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
 
     /// Parses, runs, and turns every failure into a message with its code and an exit code.
     /// `ReaderMain` calls it (``ReaderCommandLine/main()``).

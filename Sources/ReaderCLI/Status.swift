@@ -28,7 +28,7 @@ extension Reader {
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
             let client = ReaderClient(configuration: .init(
-                services: try ServiceConfiguration.fromEnvironment(environment),
+                services: try ServiceConfiguration.resolve(environment: environment),
                 cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
             async let swapi = client.checkConnectivity(of: .swapi)
             async let reddit = client.checkConnectivity(of: .reddit)
@@ -57,7 +57,7 @@ extension Reader {
                                                           "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null,
                 ]))
             } else {
-                try output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.noColor)),
+                try output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.colourOff)),
                                  to: .standardOutput)
             }
             if let failure = checks.lazy.compactMap(\.failure).first {

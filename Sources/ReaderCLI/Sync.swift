@@ -18,13 +18,17 @@ extension Reader {
                 sync is complete; otherwise the exit code is that of the first collection not read, \
                 else of the most frequent failure.
 
+                Without arguments it syncs what the config file names: SWAPI when [sync] swapi = true, \
+                and the subreddits of [reddit] subreddits.
+
                 Examples:
+                  reader sync
                   reader sync swapi
                   reader sync reddit swift rust
                   reader sync swapi reddit python
                 """)
 
-        @Argument(help: ArgumentHelp("What to sync: swapi, and/or reddit followed by subreddit names.", valueName: "what"))
+        @Argument(help: ArgumentHelp("What to sync: swapi, and/or reddit followed by subreddit names (default: what the config file names).", valueName: "what"))
         var targets: [String] = []
 
         @OptionGroup var options: GlobalOptions
@@ -57,13 +61,27 @@ extension Reader {
             return plan
         }
 
+        /// The plan from the config file, for a sync without arguments.
+        /// - Throws: ``ReaderError/invalidArgument(_:)`` (R1001, exit 64) saying what to give, or
+        ///   what to put in the config file, when it names nothing to sync.
+        static func plan(from settings: ReaderSettings) throws(ReaderError) -> Plan {
+            let plan = Plan(swapi: settings.syncSWAPI.value, subreddits: settings.subreddits.value)
+            guard plan.swapi || !plan.subreddits.isEmpty else {
+                let file = settings.configFilePath.map { TerminalText.sanitise($0, maxLength: 200) } ?? "$XDG_CONFIG_HOME/reader/config.toml"
+                throw .invalidArgument("say what to sync: swapi, reddit SUBREDDIT…, or both; or name them in \(file) (\(settings.configFileFound ? "it names none" : "there is none")): [sync] swapi = true, [reddit] subreddits = [\"swift\"]")
+            }
+            return plan
+        }
+
         func validate() throws {
             guard !options.offline else { throw ValidationError("sync fills the cache from the network; it cannot run with --offline") }
+            // Without arguments the targets come from the config file, read (and reported on) in run().
+            guard !targets.isEmpty else { return }
             do { _ = try Self.plan(targets) } catch { throw ValidationError(error.message) }
         }
 
         func run() async throws {
-            let plan = try Self.plan(targets)
+            let plan = targets.isEmpty ? try Self.plan(from: options.settings()) : try Self.plan(targets)
             let progress = ProgressLine("syncing")
             let reports = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
                 defer { progress.finish() }

@@ -10,17 +10,38 @@ public enum Fixtures {
             .deletingLastPathComponent().appendingPathComponent("shared/fixtures")
     }
 
-    /// The bytes of `name`, such as `swapi/films.json`.
+    /// The bytes of `name`, such as `swapi/films.json`. Without them no test can mean anything:
+    /// a missing folder or file ends the test run with a message saying where they were looked for
+    /// and how to provide them (not a trap with a backtrace).
     public static func bytes(_ name: String) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
-            fatalError("missing fixture \(name) in \(directory.path)")
+            var isFolder: ObjCBool = false
+            let folderExists = FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder) && isFolder.boolValue
+            missing(folderExists ? "the fixture \(name) is missing from \(directory.path)"
+                                 : "the test fixtures are not at \(directory.path)")
         }
         return Array(data)
     }
 
+    private static func missing(_ what: String) -> Never {
+        let message = """
+
+            error: \(what).
+            The tests read the recorded responses of the shared fixtures (swapi/ and reddit/), kept outside
+            this repository: put them in ../shared/fixtures beside the package, or set READER_FIXTURES to
+            their folder (READER_FIXTURES=/path/to/fixtures swift test).
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+        exit(78)
+    }
+
     /// The file names in `folder` (`swapi` or `reddit`) with the given extension.
     public static func names(in folder: String, withExtension ext: String) -> [String] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)) ?? []
+        // An empty list would let a test over every fixture pass having read none.
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path) else {
+            missing("the test fixtures are not at \(directory.path) (no \(folder)/ folder)")
+        }
         return files.filter { $0.hasSuffix("." + ext) }.sorted().map { "\(folder)/\($0)" }
     }
 

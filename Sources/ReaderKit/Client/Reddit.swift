@@ -147,9 +147,11 @@ public enum Reddit {
         if trimmed.contains("/") {
             let withoutQuery = trimmed.split(separator: "?", maxSplits: 1).first.map(String.init) ?? trimmed
             let parts = withoutQuery.split(separator: "/")
+            // `redd.it/2xmo63`, as people paste it, has no scheme, and so no host to URLComponents.
+            let withScheme = withoutQuery.contains("://") ? withoutQuery : "https://" + withoutQuery
             if let index = parts.firstIndex(of: "comments"), index + 1 < parts.count {
                 candidate = parts[index + 1]
-            } else if let host = URLComponents(string: withoutQuery)?.host?.lowercased(), host == "redd.it" || host.hasSuffix(".redd.it"),
+            } else if let host = URLComponents(string: withScheme)?.host?.lowercased(), host == "redd.it" || host.hasSuffix(".redd.it"),
                       let last = parts.last {
                 candidate = last
             } else {

@@ -37,7 +37,7 @@ public struct RedditCredentials: Sendable, Equatable, CustomStringConvertible, C
     }
 
     /// Printable ASCII with no space and no colon, which HTTP basic auth would split on.
-    private static func isCredential(_ text: String) -> Bool {
+    static func isCredential(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) && $0 != ":" }
     }
 

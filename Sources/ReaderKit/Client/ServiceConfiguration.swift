@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the services are: their base URLs, read from the environment.
+/// Where the services are: their base URLs, read from the environment (``fromEnvironment(_:)``),
+/// or from the config file and the environment as `reader` does (``resolve(environment:)``).
 public struct ServiceConfiguration: Sendable, Equatable {
     /// The SWAPI base, `https://swapi.dev/api` unless `READER_SWAPI_URL` says otherwise.
     public var swapiBaseURL: URL
@@ -37,6 +38,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
             redditOAuthBaseURL: try baseURL(environment["READER_REDDIT_OAUTH_URL"], variable: "READER_REDDIT_OAUTH_URL",
                                             default: defaultRedditOAuthURL),
             redditCredentials: try RedditCredentials.fromEnvironment(environment))
+    }
+
+    /// What `reader` uses: the config file's `[swapi]` and `[reddit]` values, with the environment
+    /// variables of ``fromEnvironment(_:)`` over them (see ``ReaderSettings/load(environment:)``).
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a broken config file, or as
+    ///   ``fromEnvironment(_:)``.
+    public static func resolve(environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
+        try ReaderSettings.load(environment: environment).services
     }
 
     /// The base URL for `api`: for Reddit with credentials, the OAuth host.

@@ -125,7 +125,7 @@ extension ReaderError {
     public var suggestion: String {
         switch self {
         case .invalidArgument: return "see 'reader help' for the arguments each command takes"
-        case .invalidConfiguration: return "fix the environment variable named above, or unset it to use the default"
+        case .invalidConfiguration: return "fix the environment variable or config file setting named above, or remove it to use the default"
         case .transport(let failure):
             switch failure.reason {
             case .cannotFindHost: return "check the address and your DNS; try again with --offline to read cached data"

@@ -1,0 +1,353 @@
+import Foundation
+import TOMLKit
+
+/// reader's config file, `$XDG_CONFIG_HOME/reader/config.toml` (else `~/.config/reader/config.toml`):
+/// defaults for the options, the services' addresses, the Reddit app, default subreddits and
+/// filters, as TOML.
+///
+/// ```toml
+/// timeout = "30s"
+/// retries = 2
+///
+/// [reddit]
+/// subreddits = ["swift", "rust"]
+/// hide-words = ["spoiler"]
+/// ```
+///
+/// The file is untrusted like everything from outside: it is read only up to ``maximumSize``,
+/// every number is bounded where it is read (as the flags are), every name and URL is checked as
+/// the command line and the environment are, and a value is sanitised before it is shown. A
+/// client secret is accepted only from a file that only its owner can read. Anything wrong is
+/// ``ReaderError/invalidConfiguration(_:)`` (`R1002`, exit 78) naming the file, the line and the key.
+///
+/// ## Topics
+/// - ``path(environment:)``
+/// - ``read(atPath:)``
+/// - ``parse(_:path:isPrivate:)``
+public struct ConfigFile: Sendable, Equatable {
+    /// Where it was read from.
+    public var path: String
+    /// `timeout`: the deadline of a whole command, more than 0 and at most an hour.
+    public var timeout: Duration?
+    /// `retries`: from 0 to 10.
+    public var retries: Int?
+    /// `max-age`: cached data younger than this is fresh.
+    public var maximumAge: Duration?
+    /// `max-stale`: cached data older than this is never shown.
+    public var maximumStale: Duration?
+    /// `color`: false never colours; true colours where the terminal allows.
+    public var color: Bool?
+    /// `[swapi] url`.
+    public var swapiURL: URL?
+    /// `[reddit] url`.
+    public var redditURL: URL?
+    /// `[reddit] oauth-url`.
+    public var redditOAuthURL: URL?
+    /// `[reddit] client-id` and `client-secret`.
+    public var redditCredentials: RedditCredentials?
+    /// `[reddit] subreddits`: what `reader posts` reads without a subreddit, and `reader sync` syncs.
+    public var subreddits: [String]?
+    /// `[reddit] hide-subreddits`: posts from these are not listed (unless asked for by name).
+    public var hiddenSubreddits: [String]?
+    /// `[reddit] hide-words`: posts whose title holds one of these words or phrases are not listed.
+    public var hiddenWords: [String]?
+    /// `[sync] swapi`: whether `reader sync` without arguments syncs SWAPI.
+    public var syncSWAPI: Bool?
+    /// The line each key was set on, for saying where a value came from.
+    public var lines: [String: Int] = [:]
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The largest file read: far more than any real config, small enough to hold in memory.
+    public static let maximumSize = 64 * 1024
+    /// The longest a `timeout` may be, as `--timeout`.
+    public static let maximumTimeout: Duration = .seconds(3600)
+    /// The longest `max-age` or `max-stale`, as the flags' time values.
+    public static let maximumTimeSpan: Duration = .seconds(100 * 365 * 86_400)
+    /// The most names or words in one list.
+    public static let maximumListCount = 200
+
+    /// The keys the file may hold, as `table.key`.
+    public static let keys = ["timeout", "retries", "max-age", "max-stale", "color", "swapi.url", "reddit.url",
+                              "reddit.oauth-url", "reddit.client-id", "reddit.client-secret", "reddit.subreddits",
+                              "reddit.hide-subreddits", "reddit.hide-words", "sync.swapi"]
+
+    /// Where the file is: `$XDG_CONFIG_HOME/reader/config.toml` when that is an absolute path (the
+    /// XDG rule: a relative one is ignored), else `$HOME/.config/reader/config.toml`; nil without
+    /// either.
+    public static func path(environment: [String: String]) -> String? {
+        if let folder = environment["XDG_CONFIG_HOME"], folder.hasPrefix("/") {
+            return (folder as NSString).appendingPathComponent("reader/config.toml")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return (home as NSString).appendingPathComponent(".config/reader/config.toml")
+        }
+        return nil
+    }
+
+    /// Reads and checks the file at `path`.
+    /// - Returns: nil when there is no file there.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when it cannot be read, is not a
+    ///   regular file, is larger than ``maximumSize`` or not UTF-8 text, or when ``parse(_:path:isPrivate:)`` fails.
+    public static func read(atPath path: String) throws(ReaderError) -> ConfigFile? {
+        let shown = TerminalText.sanitise(path, maxLength: 300)
+        // Non-blocking, so that a FIFO put in its place cannot make reader wait.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let number = errno
+            if number == ENOENT || number == ENOTDIR { return nil }
+            throw .invalidConfiguration("\(shown): cannot be read: \(String(cString: strerror(number)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .invalidConfiguration("\(shown): is not a regular file")
+        }
+        guard status.st_size <= off_t(maximumSize) else {
+            throw .invalidConfiguration("\(shown): is larger than \(maximumSize / 1024) KB, which no config file needs")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while bytes.count <= maximumSize {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                throw .invalidConfiguration("\(shown): cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        // It may have grown since fstat.
+        guard bytes.count <= maximumSize else {
+            throw .invalidConfiguration("\(shown): is larger than \(maximumSize / 1024) KB, which no config file needs")
+        }
+        // toml++ reads a C string: a NUL would silently end the file early.
+        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+            throw .invalidConfiguration("\(shown): is not UTF-8 text")
+        }
+        // Private: only its owner can read or write it (0600 or 0400).
+        let isPrivate = (status.st_mode & 0o077) == 0 && status.st_uid == geteuid()
+        return try parse(text, path: path, isPrivate: isPrivate)
+    }
+
+    /// Reads the TOML in `text` into checked values.
+    /// - Parameters:
+    ///   - path: the file's path, for messages.
+    ///   - isPrivate: whether only its owner can read the file; a client secret is refused otherwise.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for TOML that does not parse, an unknown
+    ///   key, a value of the wrong type or out of bounds, or a secret others can read, naming the
+    ///   file, the line and the key (never showing a secret).
+    public static func parse(_ text: String, path: String, isPrivate: Bool) throws(ReaderError) -> ConfigFile {
+        let shownPath = TerminalText.sanitise(path, maxLength: 300)
+        let keyLines = KeyLines(text)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let line = error.source.begin.line
+            let key = keyLines.key(onLine: line).map { ": \($0)" } ?? ""
+            throw .invalidConfiguration(
+                "\(shownPath):\(line)\(key): not valid TOML: \(TerminalText.sanitise(error.description, maxLength: 200))")
+        } catch {
+            throw .invalidConfiguration("\(shownPath): not valid TOML")
+        }
+        var file = ConfigFile(path: path)
+        var reader = ValueReader(shownPath: shownPath, keyLines: keyLines)
+        // In the file's order (toml++ keeps keys sorted), so the problem reported is the first one there.
+        let ordered = entries(of: table, prefix: "").sorted { (keyLines.line(of: $0.0) ?? .max) < (keyLines.line(of: $1.0) ?? .max) }
+        for (key, value) in ordered {
+            reader.key = key
+            file.lines[key] = keyLines.line(of: key)
+            switch key {
+            case "timeout":
+                let duration = try reader.duration(value)
+                guard duration > .zero, duration <= maximumTimeout else { throw reader.failure("must be more than 0 and at most 1 hour") }
+                file.timeout = duration
+            case "retries":
+                guard let number = value.int else { throw reader.failure("must be a whole number from 0 to 10") }
+                guard (0...10).contains(number) else { throw reader.failure("must be from 0 to 10, got \(number)") }
+                file.retries = number
+            case "max-age": file.maximumAge = try reader.duration(value)
+            case "max-stale": file.maximumStale = try reader.duration(value)
+            case "color": file.color = try reader.bool(value)
+            case "sync.swapi": file.syncSWAPI = try reader.bool(value)
+            case "swapi.url": file.swapiURL = try reader.url(value)
+            case "reddit.url": file.redditURL = try reader.url(value)
+            case "reddit.oauth-url": file.redditOAuthURL = try reader.url(value)
+            case "reddit.client-id":
+                let id = try reader.string(value)
+                guard RedditCredentials.isCredential(id), id.count <= 100 else {
+                    throw reader.failure("is not a Reddit client id: it must be printable, without spaces or ':'")
+                }
+                file.redditCredentials = RedditCredentials(clientID: id, clientSecret: file.redditCredentials?.clientSecret)
+            case "reddit.client-secret":
+                guard isPrivate else {
+                    throw reader.failure("refused: a client secret is accepted only from a file no one else can read: run 'chmod 600 \(shownPath)', or set READER_REDDIT_CLIENT_SECRET instead")
+                }
+                let secret = try reader.string(value)
+                // The message never shows the secret.
+                guard RedditCredentials.isCredential(secret), secret.count <= 200 else {
+                    throw reader.failure("is not a Reddit client secret: it must be printable, without spaces or ':'")
+                }
+                file.redditCredentials = RedditCredentials(clientID: file.redditCredentials?.clientID ?? "", clientSecret: secret)
+            case "reddit.subreddits":
+                let names = try reader.subreddits(value)
+                // `reader posts` reads them as one listing (swift+rust), which Reddit caps.
+                guard names.count <= 50 else { throw reader.failure("holds \(names.count) names; Reddit reads at most 50 at once") }
+                file.subreddits = names
+            case "reddit.hide-subreddits": file.hiddenSubreddits = try reader.subreddits(value).map { $0.lowercased() }
+            case "reddit.hide-words":
+                file.hiddenWords = try reader.list(value).map { (word) throws(ReaderError) in
+                    guard !PostFilter.words(of: word).isEmpty, word.count <= 100 else {
+                        throw reader.failure("\"\(TerminalText.sanitise(word, maxLength: 40))\" is not a word to hide: give 1 to 100 characters with a letter or digit")
+                    }
+                    return word
+                }
+            default:
+                reader.key = TerminalText.sanitise(key, maxLength: 60)
+                throw reader.failure("is not a setting reader knows; the settings are \(keys.joined(separator: ", "))")
+            }
+        }
+        if let credentials = file.redditCredentials, credentials.clientID.isEmpty {
+            reader.key = "reddit.client-secret"
+            throw reader.failure("is set but reddit.client-id is not: set both, or neither")
+        }
+        return file
+    }
+
+    /// Every value under `table` with its dotted key, the three tables walked into.
+    private static func entries(of table: TOMLTable, prefix: String) -> [(String, TOMLValueConvertible)] {
+        var found: [(String, TOMLValueConvertible)] = []
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let path = prefix.isEmpty ? key : prefix + "." + key
+            if prefix.isEmpty, ["swapi", "reddit", "sync"].contains(key), let inner = value.table {
+                found += entries(of: inner, prefix: path)
+            } else {
+                found.append((path, value))
+            }
+        }
+        return found
+    }
+}
+
+/// Reads one key's value into a checked Swift value, or fails naming the file, line and key.
+private struct ValueReader {
+    let shownPath: String
+    let keyLines: KeyLines
+    var key = ""
+
+    func failure(_ problem: String) -> ReaderError {
+        let line = keyLines.line(of: key).map { ":\($0)" } ?? ""
+        return .invalidConfiguration("\(shownPath)\(line): \(key): \(problem)")
+    }
+
+    func string(_ value: TOMLValueConvertible) throws(ReaderError) -> String {
+        guard let text = value.string else { throw failure("must be a string in quotes") }
+        return text
+    }
+
+    func bool(_ value: TOMLValueConvertible) throws(ReaderError) -> Bool {
+        guard let flag = value.bool else { throw failure("must be true or false") }
+        return flag
+    }
+
+    /// A number of seconds, or text as the flags take it (`90s`, `500ms`, `5m`, `2h`, `7d`), at
+    /// most ``ConfigFile/maximumTimeSpan``.
+    func duration(_ value: TOMLValueConvertible) throws(ReaderError) -> Duration {
+        let problem = "must be a time such as \"90s\", \"5m\", \"2h\" or \"7d\", or a number of seconds, from 0 to 100 years"
+        let seconds: Double
+        if let whole = value.int {
+            guard (0...Int(ConfigFile.maximumTimeSpan.components.seconds)).contains(whole) else { throw failure(problem) }
+            seconds = Double(whole)
+        } else if let fraction = value.double {
+            seconds = fraction
+        } else if let text = value.string, let parsed = Self.seconds(text) {
+            seconds = parsed
+        } else {
+            throw failure(problem)
+        }
+        guard seconds.isFinite, seconds >= 0, seconds <= Double(ConfigFile.maximumTimeSpan.components.seconds) else {
+            throw failure(problem)
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// `90`, `90s`, `500ms`, `5m`, `2h`, `7d` as seconds; the units `--timeout` takes.
+    static func seconds(_ text: String) -> Double? {
+        let units: [String: Double] = ["ms": 0.001, "": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86_400]
+        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = lowered.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard !digits.isEmpty, digits.count <= 20, let number = Double(digits), number.isFinite,
+              let unit = units[String(lowered.dropFirst(digits.count))] else { return nil }
+        return number * unit
+    }
+
+    func url(_ value: TOMLValueConvertible) throws(ReaderError) -> URL {
+        let text = try string(value)
+        guard !text.isEmpty else { throw failure("is empty: give an http or https URL, or leave the key out") }
+        let line = keyLines.line(of: key).map { ":\($0)" } ?? ""
+        return try ServiceConfiguration.baseURL(text, variable: "\(shownPath)\(line): \(key)",
+                                                default: ServiceConfiguration.defaultSWAPIURL)
+    }
+
+    func list(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {
+        guard let array = value.array else { throw failure("must be a list of strings, such as [\"swift\", \"rust\"]") }
+        guard array.count <= ConfigFile.maximumListCount else {
+            throw failure("holds \(array.count) entries; at most \(ConfigFile.maximumListCount) are read")
+        }
+        var items: [String] = []
+        for item in array {
+            guard let text = item.string else { throw failure("must be a list of strings, such as [\"swift\", \"rust\"]") }
+            items.append(text)
+        }
+        return items
+    }
+
+    func subreddits(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {
+        try list(value).map { (name) throws(ReaderError) in
+            do {
+                guard !name.contains("+") else { throw ReaderError.invalidArgument(name) }
+                return try Reddit.validatedSubreddit(name)
+            } catch {
+                throw failure("\"\(TerminalText.sanitise(name, maxLength: 40))\" is not a subreddit name: use 1 to 21 letters, digits or underscores, one name to an entry")
+            }
+        }
+    }
+}
+
+/// The line each key is set on, found in the text itself: toml++ keeps positions, but TOMLKit
+/// gives them only for a syntax error. A best effort for messages: a key not found has no line.
+struct KeyLines {
+    private var lines: [String: Int] = [:]
+    private var keysOnLines: [Int: String] = [:]
+
+    init(_ text: String) {
+        var table = ""
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                let name = line.drop { $0 == "[" }.prefix { $0 != "]" }
+                table = Self.normalised(name)
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = Self.normalised(line[..<equals])
+                guard !key.isEmpty else { continue }
+                let path = table.isEmpty ? key : table + "." + key
+                if lines[path] == nil { lines[path] = index + 1 }
+                keysOnLines[index + 1] = TerminalText.sanitise(path, maxLength: 60)
+            }
+        }
+    }
+
+    /// `reddit . "url"` → `reddit.url`.
+    private static func normalised(_ key: some StringProtocol) -> String {
+        key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
+            .joined(separator: ".")
+    }
+
+    func line(of key: String) -> Int? { lines[key] }
+
+    func key(onLine line: Int) -> String? { keysOnLines[line] }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The config file, through the built binary: its values reach the commands, a flag beats the
+/// environment beats the file beats the built-in default, a secret others can read is refused,
+/// and a broken file is R1002 (exit 78) naming the file, the line and the key.
+@Suite struct ConfigFileEndToEndTests {
+    /// A reader whose `$XDG_CONFIG_HOME/reader/config.toml` holds `text` with `mode`, and no
+    /// service URLs in its environment unless a test puts them back.
+    static func reader(config text: String?, mode: Int16 = 0o600, server: TestServer? = nil) throws -> (ReaderProcess, path: String) {
+        var reader = ReaderProcess(server: server)
+        reader.environment["READER_SWAPI_URL"] = nil
+        reader.environment["READER_REDDIT_URL"] = nil
+        let folder = reader.folder.appendingPathComponent("xdg/reader")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        reader.environment["XDG_CONFIG_HOME"] = reader.folder.appendingPathComponent("xdg").path
+        let path = folder.appendingPathComponent("config.toml").path
+        if let text {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+            #expect(chmod(path, mode_t(mode)) == 0)
+        }
+        return (reader, path)
+    }
+
+    static func settings(_ result: ReaderProcess.Result) -> [String: [String: Any]] {
+        (result.json?["settings"] as? [String: [String: Any]]) ?? [:]
+    }
+
+    @Test func eachLayerWinsOverTheOneBelowIt() throws {
+        // Given a file that sets five values, the environment one of them, and a flag another.
+        let (base, path) = try Self.reader(config: """
+            timeout = "30s"
+            retries = 5
+            max-stale = "7d"
+
+            [swapi]
+            url = "http://127.0.0.1:7001/api"
+            [reddit]
+            url = "http://127.0.0.1:7002"
+            """)
+        var reader = base
+        reader.environment["READER_REDDIT_URL"] = "http://127.0.0.1:7003"
+        // When reader says what it runs with.
+        let result = try reader.run("config", "--json", "--retries", "2")
+        // Then the flag beats the file, the environment beats the file, the file beats the default.
+        #expect(result.status == 0, "\(result.stderr)")
+        let settings = Self.settings(result)
+        #expect(settings["retries"]?["value"] as? Int == 2 && settings["retries"]?["source"] as? String == "flag")
+        #expect(settings["reddit.url"]?["value"] as? String == "http://127.0.0.1:7003")
+        #expect(settings["reddit.url"]?["source"] as? String == "environment")
+        #expect(settings["reddit.url"]?["from"] as? String == "$READER_REDDIT_URL")
+        #expect(settings["timeout"]?["value"] as? Double == 30 && settings["timeout"]?["source"] as? String == "file")
+        #expect(settings["timeout"]?["from"] as? String == "config file line 1")
+        #expect(settings["max-stale"]?["value"] as? Double == 604_800)
+        #expect(settings["swapi.url"]?["value"] as? String == "http://127.0.0.1:7001/api")
+        #expect(settings["swapi.url"]?["source"] as? String == "file")
+        #expect(settings["max-age"]?["source"] as? String == "default" && settings["max-age"]?["value"] is NSNull)
+        #expect(settings["reddit.oauth-url"]?["value"] as? String == "https://oauth.reddit.com")
+        let file = result.json?["config_file"] as? [String: Any]
+        #expect(file?["path"] as? String == path && file?["found"] as? Bool == true)
+    }
+
+    @Test func theCommandsUseTheFileAndTheEnvironmentOverridesIt() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let (fromFile, _) = try Self.reader(config: "[swapi]\nurl = \"\(server.baseURL)/api\"\n")
+        // The file's URL is used when the environment names none.
+        let read = try fromFile.run("films", "--json")
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(server.requests.map(\.target) == ["/api/films/"])
+        // The environment's wins over it: port 9 refuses, and the server hears nothing more.
+        var overridden = fromFile
+        overridden.environment["READER_SWAPI_URL"] = "http://127.0.0.1:9/api"
+        let refused = try overridden.run("films", "--refresh")
+        #expect(refused.status == 75 && refused.stderr.contains("T1004"), "\(refused.stderr)")
+        #expect(server.requests.count == 1)
+        await server.shutdown()
+    }
+
+    @Test func theFilesRetriesApplyAndTheFlagBeatsThem() async throws {
+        // A server that always answers 503, which is retried.
+        let server = try await TestServer { _ in .respond(status: 503, headers: [("Content-Type", "text/html")], body: Array("busy".utf8)) }
+        let (reader, _) = try Self.reader(config: "retries = 0\n[swapi]\nurl = \"\(server.baseURL)/api\"\n")
+        let once = try reader.run("films")
+        #expect(once.status == 69, "\(once.stderr)")
+        #expect(server.requests.count == 1)
+        let twice = try reader.run("films", "--retries", "1")
+        #expect(twice.status == 69)
+        #expect(server.requests.count == 3)
+        await server.shutdown()
+    }
+
+    @Test(arguments: [Int16(0o644), 0o640, 0o604])
+    func aSecretInAFileOthersCanReadIsRefused(mode: Int16) throws {
+        let secret = "gkoLXELoV07ZBNUXrvWZfzE3aI"
+        let (reader, path) = try Self.reader(config: "[reddit]\nclient-id = \"p-jcoLKBynTLew\"\nclient-secret = \"\(secret)\"\n", mode: mode)
+        let result = try reader.run("config")
+        #expect(result.status == 78)
+        #expect(result.stderr.hasPrefix("error R1002: \(path):3: reddit.client-secret: refused"), "\(result.stderr)")
+        #expect(result.stderr.contains("chmod 600"))
+        #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
+        // The same file made private is accepted, and the secret is still never shown.
+        #expect(chmod(path, 0o600) == 0)
+        let accepted = try reader.run("config")
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stdout.contains("reddit.client-secret") && accepted.stdout.contains("set (hidden)"))
+        #expect(accepted.stdout.contains("p-jcoLKBynTLew"))
+        #expect(!accepted.stdout.contains(secret) && !accepted.stderr.contains(secret))
+        let json = try reader.run("config", "--json")
+        #expect(Self.settings(json)["reddit.client-secret"]?["value"] as? String == "hidden")
+        #expect(!json.stdout.contains(secret))
+    }
+
+    @Test(arguments: [
+        ("timeout = \"30s\"\nretries = 11\n", ":2: retries: must be from 0 to 10, got 11"),
+        ("retries = -1\n", ":1: retries: must be from 0 to 10, got -1"),
+        ("retries = \"3\"\n", ":1: retries: must be a whole number"),
+        ("timeout = \"2h\"\n", ":1: timeout: must be more than 0 and at most 1 hour"),
+        ("timeout = 0\n", ":1: timeout: must be more than 0"),
+        ("max-stale = \"99999999999999999999d\"\n", ":1: max-stale: must be a time"),
+        ("max-age = 9223372036854775807\n", ":1: max-age: must be a time"),
+        ("max-age = -5\n", ":1: max-age: must be a time"),
+        ("color = \"no\"\n", ":1: color: must be true or false"),
+        ("retries = 3\nretires = 4\n", ":2: retires: is not a setting reader knows"),
+        ("[reddit]\nsubreddits = [\"swift\", \"../x\"]\n", ":2: reddit.subreddits: \"../x\" is not a subreddit name"),
+        ("[reddit]\nsubreddits = \"swift\"\n", ":2: reddit.subreddits: must be a list of strings"),
+        ("[reddit]\nhide-words = [\"...\"]\n", ":2: reddit.hide-words:"),
+        ("[swapi]\nurl = \"ftp://example.com\"\n", ":2: swapi.url is not an http or https URL"),
+        ("[reddit]\nclient-secret = \"abc\"\n", ":2: reddit.client-secret: is set but reddit.client-id is not"),
+        ("timeout = \"30s\"\n[reddit]\nurl = \"http://x\n", ":3: reddit.url: not valid TOML"),
+        ("retries = 3\nretries = 4\n", ":2: retries: not valid TOML"),
+        ("[sync]\nswapi = yes\n", ":2: sync.swapi: not valid TOML"),
+    ])
+    func aBrokenFileIsR1002NamingTheFileLineAndKey(text: String, expected: String) throws {
+        let (reader, path) = try Self.reader(config: text)
+        let result = try reader.run("films")
+        #expect(result.status == 78)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error R1002: \(path)\(expected)"), "\(result.stderr)")
+        #expect(result.stderr.contains("config file setting"))
+        let json = try reader.run("films", "--json")
+        #expect(json.errorJSON?["code"] as? String == "R1002" && json.errorJSON?["exit_code"] as? Int == 78)
+    }
+
+    @Test func aFileThatIsNotASmallRegularTextFileIsRefusedUnread() throws {
+        let (reader, path) = try Self.reader(config: String(repeating: "# a comment line that says nothing at all\n", count: 2000))
+        let large = try reader.run("films")
+        #expect(large.status == 78 && large.stderr.hasPrefix("error R1002: \(path): is larger than 64 KB"), "\(large.stderr)")
+
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let folder = try reader.run("films")
+        #expect(folder.status == 78 && folder.stderr.hasPrefix("error R1002: \(path): is not a regular file"), "\(folder.stderr)")
+
+        // A FIFO, which a blocking open would wait on for ever.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let fifo = try reader.run("films")
+        #expect(fifo.status == 78 && fifo.stderr.hasPrefix("error R1002: \(path): is not a regular file"), "\(fifo.stderr)")
+
+        try FileManager.default.removeItem(atPath: path)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([0x72, 0x65, 0x74, 0x72, 0x69, 0x65, 0x73, 0x3D, 0xFF, 0x0A])))
+        let binary = try reader.run("films")
+        #expect(binary.status == 78 && binary.stderr.hasPrefix("error R1002: \(path): is not UTF-8 text"), "\(binary.stderr)")
+    }
+
+    @Test func withoutAFileTheBuiltInDefaultsApply() throws {
+        let (reader, path) = try Self.reader(config: nil)
+        let result = try reader.run("config")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("config file: \(path) (none there)"))
+        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.contains(["timeout", "built-in", "20s"]) && rows.contains(["retries", "built-in", "3"]))
+        #expect(rows.contains(["swapi.url", "built-in", "https://swapi.dev/api"]))
+    }
+
+    @Test func syncWithoutArgumentsSyncsWhatTheFileNames() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let (base, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nsubreddits = [\"python\"]\n")
+        let result = try base.run("sync", "--retries", "0")
+        #expect(result.status != 64, "\(result.stderr)")
+        #expect(result.stdout.contains("sync reddit:") && !result.stdout.contains("sync swapi"), "\(result.stdout)")
+        #expect(server.requests.first?.path == "/r/python/hot.json")
+        #expect(!server.requests.contains { $0.path.hasPrefix("/api/") })
+        await server.shutdown()
+    }
+
+    @Test func syncWithoutArgumentsOrAFileSaysWhatItNeeds() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let (reader, path) = try Self.reader(config: nil, server: server)
+        let result = try reader.run("sync")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("error R1001: say what to sync: swapi, reddit SUBREDDIT…, or both; or name them in \(path) (there is none)"),
+                "\(result.stderr)")
+        #expect(server.requests.isEmpty)
+        await server.shutdown()
+    }
+
+    @Test func postsReadsTheFilesSubredditsAndHidesWhatItsFiltersName() async throws {
+        let server = try await TestServer(Fixtures.route)
+        // r/python's recorded listing has 102 posts, three of them titled "PEP 5…".
+        let (reader, _) = try Self.reader(config: """
+            [reddit]
+            url = "\(server.baseURL)"
+            subreddits = ["python"]
+            hide-words = ["pep"]
+            hide-subreddits = ["python", "funny", "science"]
+            """)
+        let json = try reader.run("posts", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(server.requests.first?.path == "/r/python/hot.json")
+        let titles = (json.json?["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        // Hidden by word, but not by subreddit: r/python was asked for (as the file's default).
+        #expect(titles.count == 99)
+        #expect(!titles.contains { $0.hasPrefix("PEP 5") })
+        #expect(titles.contains("Twisted is 93% ported to Python 3"))
+        let table = try reader.run("posts")
+        #expect(table.stderr.contains("3 hidden by the config file's filters"), "\(table.stderr)")
+        #expect(!table.stdout.contains("PEP 563"))
+        await server.shutdown()
+    }
+
+    @Test func theFrontPageLosesTheHiddenSubreddits() async throws {
+        let server = try await TestServer(Fixtures.route)
+        // The recorded front page: r/funny, r/todayilearned, r/NintendoSwitch, r/interestingasfuck, r/science.
+        let (reader, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nhide-subreddits = [\"Funny\", \"science\"]\n")
+        let json = try reader.run("posts", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(server.requests.first?.path == "/hot.json")
+        let subreddits = (json.json?["items"] as? [[String: Any]] ?? []).compactMap { $0["subreddit"] as? String }
+        #expect(subreddits == ["todayilearned", "NintendoSwitch", "interestingasfuck"])
+        await server.shutdown()
+    }
+
+    @Test func colourCanBeTurnedOffInTheFile() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let (coloured, path) = try Self.reader(config: "[swapi]\nurl = \"\(server.baseURL)/api\"\n")
+        let before = try coloured.runOnTerminal(["films"], streams: [.standardOutput])
+        #expect(before.status == 0 && before.stdout.contains("\u{1B}["), "the control run must colour")
+        try Data("color = false\n[swapi]\nurl = \"\(server.baseURL)/api\"\n".utf8).write(to: URL(fileURLWithPath: path))
+        let plain = try coloured.runOnTerminal(["films"], streams: [.standardOutput])
+        #expect(plain.status == 0 && plain.stdout.contains("A New Hope"))
+        #expect(!plain.stdout.contains("\u{1B}["))
+        await server.shutdown()
+    }
+}

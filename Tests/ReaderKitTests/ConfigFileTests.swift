@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import ReaderKit
+
+/// The config file's values, the layering of settings, and the post filter, as a library user
+/// gets them.
+@Suite struct ConfigFileTests {
+    @Test func aFullFileReadsIntoCheckedValues() throws {
+        let file = try ConfigFile.parse("""
+            timeout = "90s"
+            retries = 0
+            max-age = 300
+            max-stale = "7d"
+            color = false
+
+            [swapi]
+            url = "http://127.0.0.1:8080/api/"
+            [reddit]
+            client-id = "p-jcoLKBynTLew"
+            client-secret = "s3cret"
+            subreddits = ["swift", "r/rust"]
+            hide-subreddits = ["Politics"]
+            hide-words = ["Game of Thrones"]
+            [sync]
+            swapi = true
+            """, path: "/c.toml", isPrivate: true)
+        #expect(file.timeout == .seconds(90) && file.retries == 0)
+        #expect(file.maximumAge == .seconds(300) && file.maximumStale == .seconds(7 * 86_400))
+        #expect(file.color == false && file.syncSWAPI == true)
+        #expect(file.swapiURL?.absoluteString == "http://127.0.0.1:8080/api")
+        #expect(file.redditCredentials == RedditCredentials(clientID: "p-jcoLKBynTLew", clientSecret: "s3cret"))
+        #expect(file.subreddits == ["swift", "rust"] && file.hiddenSubreddits == ["politics"])
+        #expect(file.lines["reddit.subreddits"] == 12 && file.lines["timeout"] == 1)
+    }
+
+    @Test func dottedKeysAtTheTopAreFoundWithTheirLine() throws {
+        #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.url is not an http or https URL with a host: \"nope\"")) {
+            try ConfigFile.parse("retries = 1\nreddit.url = \"nope\"\n", path: "/c.toml", isPrivate: true)
+        }
+    }
+
+    @Test func aSecretIsRefusedFromAFileOthersCanReadAndNeverShown() {
+        #expect(throws: ReaderError.invalidConfiguration(
+            "/c.toml:2: reddit.client-secret: refused: a client secret is accepted only from a file no one else can read: run 'chmod 600 /c.toml', or set READER_REDDIT_CLIENT_SECRET instead")) {
+            try ConfigFile.parse("[reddit]\nclient-secret = \"topsecret\"\nclient-id = \"abc\"\n", path: "/c.toml", isPrivate: false)
+        }
+        #expect(throws: ReaderError.invalidConfiguration(
+            "/c.toml:3: reddit.client-secret: is not a Reddit client secret: it must be printable, without spaces or ':'")) {
+            try ConfigFile.parse("[reddit]\nclient-id = \"abc\"\nclient-secret = \"top secret\"\n", path: "/c.toml", isPrivate: true)
+        }
+    }
+
+    @Test func theEnvironmentWinsOverTheFileAndACredentialIsNeverMadeOfTwoLayers() throws {
+        var settings = ReaderSettings.builtIn
+        var file = ConfigFile(path: "/c.toml")
+        file.redditCredentials = RedditCredentials(clientID: "fileid", clientSecret: "filesecret")
+        file.redditURL = URL(string: "http://file.example")
+        file.retries = 7
+        settings.apply(file)
+        try settings.apply(environment: ["READER_REDDIT_CLIENT_ID": "envid", "READER_REDDIT_URL": "http://env.example", "NO_COLOR": "1"])
+        // The environment's id comes without the file's secret: an installed app.
+        #expect(settings.redditCredentials.value == RedditCredentials(clientID: "envid"))
+        #expect(settings.redditCredentials.source == .environment(variable: "READER_REDDIT_CLIENT_ID"))
+        #expect(settings.redditURL.value.absoluteString == "http://env.example")
+        #expect(settings.retries.value == 7 && settings.retries.source == .configFile(path: "/c.toml", line: nil))
+        #expect(settings.color.value == false && settings.color.source == .environment(variable: "NO_COLOR"))
+        #expect(settings.timeout.value == .seconds(20) && settings.timeout.source == .builtIn)
+    }
+
+    @Test func theFileIsLookedForWhereXDGSays() {
+        #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/reader/config.toml")
+        // A relative XDG_CONFIG_HOME is ignored, as the XDG rules say.
+        #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "x", "HOME": "/h"]) == "/h/.config/reader/config.toml")
+        #expect(ConfigFile.path(environment: [:]) == nil)
+    }
+
+    @Test func wordsAreHiddenWholeAndPhrasesInARow() {
+        let filter = PostFilter(hiddenSubreddits: ["r/Politics"], hiddenWords: ["AI", "game of thrones"])
+        #expect(filter.hides(subreddit: "python", title: "AI, again?"))
+        #expect(!filter.hides(subreddit: "python", title: "He said it was fine"))
+        #expect(filter.hides(subreddit: "tv", title: "Game-of-Thrones: the finale"))
+        #expect(!filter.hides(subreddit: "tv", title: "Game of chess, thrones of kings"))
+        #expect(filter.hides(subreddit: "tv", title: "Q&amp;A: ai"))
+        #expect(filter.hides(subreddit: "politics", title: "anything"))
+        // Asked for by name, a hidden subreddit is shown.
+        #expect(!filter.hides(subreddit: "Politics", title: "anything", requested: ["politics"]))
+        #expect(!PostFilter().hides(subreddit: "politics", title: "ai"))
+    }
+
+    @Test(arguments: ["redd.it/2xmo63", "https://redd.it/2xmo63", "www.redd.it/2xmo63?utm=x", "REDD.IT/2xmo63"])
+    func aShortLinkIsAPostWithOrWithoutAScheme(text: String) throws {
+        #expect(try Reddit.postID(text) == "2xmo63")
+    }
+
+    @Test func aShortLinkOnAnotherHostIsNotAPost() {
+        #expect(throws: ReaderError.self) { try Reddit.postID("example.com/2xmo63") }
+    }
+}
