@@ -6,14 +6,19 @@ extension API: ExpressibleByArgument {}
 
 extension Reader {
     /// `reader cache stats|clear|prune|path`.
-    struct Cache: AsyncParsableCommand {
+    struct Cache: AsyncParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "cache",
             abstract: "Show, clear or prune the local cache.",
             subcommands: [Stats.self, Clear.self, Prune.self, Path.self],
             defaultSubcommand: Stats.self)
 
-        struct Stats: AsyncParsableCommand {
+        static let examples = ["reader cache", "reader cache stats --json", "reader cache prune --older-than 7d",
+                               "reader cache clear --api reddit", "reader cache path"]
+
+        struct Stats: AsyncParsableCommand, HelpExamples {
+            static let examples = ["reader cache stats", "reader cache stats --json"]
+
             static let configuration = CommandConfiguration(
                 commandName: "stats",
                 abstract: "What the cache holds per API, and how often it answered without the network.")
@@ -57,8 +62,9 @@ extension Reader {
             }
         }
 
-        struct Clear: AsyncParsableCommand {
+        struct Clear: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
+            static let examples = ["reader cache clear", "reader cache clear --api reddit"]
 
             @Option(help: "Only the entries of this API: reddit or swapi.")
             var api: API?
@@ -74,8 +80,9 @@ extension Reader {
             }
         }
 
-        struct Prune: AsyncParsableCommand {
+        struct Prune: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete entries fetched longer ago than --older-than.")
+            static let examples = ["reader cache prune", "reader cache prune --older-than 12h --api swapi"]
 
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
@@ -94,8 +101,9 @@ extension Reader {
             }
         }
 
-        struct Path: ParsableCommand {
+        struct Path: ParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the cache file is (it may not exist yet).")
+            static let examples = ["reader cache path", "ls -l \"$(reader cache path)\""]
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions

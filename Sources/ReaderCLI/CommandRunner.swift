@@ -6,7 +6,7 @@ import ReaderKit
 enum CommandRunner {
     /// Makes a client from the options, runs `work` with it, shuts it down and shows the run's
     /// notices; a failure is rethrown for ``Reader/main()`` to render.
-    static func withClient<T>(_ options: GlobalOptions,
+    static func withClient<T, Offline>(_ options: FetchOptions<Offline>,
                               _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

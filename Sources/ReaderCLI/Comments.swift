@@ -5,7 +5,7 @@ import ReaderKit
 extension Reddit.CommentSort: ExpressibleByArgument {}
 
 extension Reader {
-    struct Comments: AsyncParsableCommand {
+    struct Comments: AsyncParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "comments",
             abstract: "Show a post and its comment tree.",
@@ -13,11 +13,13 @@ extension Reader {
                 Reads https://www.reddit.com (or $READER_REDDIT_URL)/comments/ID.json. Replies are \
                 indented under their parent; comments Reddit did not send are shown as a count \
                 ("12 more replies"), never dropped silently.
-
-                Examples:
-                  reader comments 2xmo63
-                  reader comments https://www.reddit.com/r/Python/comments/2xmo63/ --sort top --depth 3
                 """)
+
+        static let examples = [
+            "reader comments 2xmo63",
+            "reader comments https://www.reddit.com/r/Python/comments/2xmo63/ --sort top --depth 3",
+            "reader comments t3_2xmo63 --limit 50 --json",
+        ]
 
         @Argument(help: ArgumentHelp("The post: its id (2xmo63), its fullname (t3_2xmo63) or its URL.", valueName: "post"))
         var post: String

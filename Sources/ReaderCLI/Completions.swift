@@ -3,15 +3,21 @@ import Foundation
 import ReaderKit
 
 extension Reader {
-    struct Completions: ParsableCommand {
+    struct Completions: ParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "completions",
             abstract: "Print a shell completion script.",
             discussion: """
-                bash:  reader completions bash > ~/.local/share/bash-completion/completions/reader
-                zsh:   reader completions zsh > ~/.zfunc/_reader   (with fpath+=~/.zfunc before compinit)
-                fish:  reader completions fish > ~/.config/fish/completions/reader.fish
+                Install it where your shell looks for completions, as the examples below do for \
+                bash, zsh and fish. For zsh, ~/.zshrc needs 'fpath+=~/.zfunc' before 'compinit'.
                 """)
+
+        static let examples = [
+            "mkdir -p ~/.local/share/bash-completion/completions",
+            "reader completions bash > ~/.local/share/bash-completion/completions/reader",
+            "mkdir -p ~/.zfunc && reader completions zsh > ~/.zfunc/_reader",
+            "reader completions fish > ~/.config/fish/completions/reader.fish",
+        ]
 
         @Argument(help: "bash, zsh or fish.")
         var shell: String
@@ -27,15 +33,20 @@ extension Reader {
         }
     }
 
-    struct Manual: ParsableCommand {
+    struct Manual: ParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "manual",
             abstract: "Print reader's man page (roff), generated from the same definitions as --help.",
             discussion: """
-                Install it with:
-                  reader manual > ~/.local/share/man/man1/reader.1
-                then read it with 'man reader'. Or read it at once with 'reader manual | man -l -'.
+                Install it as the examples below do, then read it with 'man reader'; or read it at \
+                once without installing it.
                 """)
+
+        static let examples = [
+            "mkdir -p ~/.local/share/man/man1",
+            "reader manual > ~/.local/share/man/man1/reader.1",
+            "reader manual | man -l -",
+        ]
 
         func run() throws {
             try StandardOutput.write(Data(ManualPage.render(Reader._dumpHelp()).utf8))
@@ -94,6 +105,10 @@ enum ManualPage {
         var lines = [".SS \(escape(name))", escape(command.abstract ?? "")]
         if let discussion = command.discussion, !discussion.isEmpty {
             lines += [".PP", ".nf", escape(discussion), ".fi"]
+        }
+        let examples = Help.examples(atPath: name.split(separator: " ").dropFirst().map(String.init))
+        if !examples.isEmpty {
+            lines += [".PP", "Examples:", ".nf"] + examples.map { "  " + escape($0) } + [".fi"]
         }
         for argument in command.arguments ?? [] where argument.shouldDisplay {
             let names = (argument.names ?? []).map { $0.kind == "short" ? "-\($0.name)" : "--\($0.name)" }

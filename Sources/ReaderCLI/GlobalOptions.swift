@@ -79,10 +79,35 @@ struct SettingOptions: ParsableArguments {
     }
 }
 
-/// The options every fetching command takes.
-struct GlobalOptions: ParsableArguments {
+/// `--offline`, for the commands that read: they can answer from the cache alone.
+struct OfflineFlag: OfflineChoice {
     @Flag(help: "Never touch the network; read only what is cached.")
     var offline = false
+}
+
+/// No `--offline` in the help, for `reader sync`, which exists to fill the cache from the network:
+/// the flag is still read, hidden, so that giving it is explained rather than "unknown".
+struct NoOfflineFlag: OfflineChoice {
+    @Flag(help: .hidden)
+    var offline = false
+
+    func validate() throws {
+        guard !offline else { throw ValidationError("sync fills the cache from the network; it cannot run with --offline") }
+    }
+}
+
+/// Whether a command offers `--offline`.
+protocol OfflineChoice: ParsableArguments, Sendable {
+    var offline: Bool { get }
+}
+
+/// The options every fetching command takes.
+typealias GlobalOptions = FetchOptions<OfflineFlag>
+
+/// The options of a fetching command, with `--offline` or without it (`reader sync`).
+struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
+    @OptionGroup var offlineChoice: Offline
+    var offline: Bool { offlineChoice.offline }
 
     @Flag(help: "Ask the network even when the cached copy is fresh (a failure still falls back to it).")
     var refresh = false

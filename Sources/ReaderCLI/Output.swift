@@ -9,14 +9,17 @@ struct Output {
     var errorStyle = Style.plain
 
     /// Renders a failure: `error CODE: message` with what to do next, or one JSON object on stderr.
-    func error(_ error: ReaderError, decision: Decision, usage: String = "") {
+    /// - Parameter suggestion: what to do next when the situation is known (``LoadFailure/suggestion``);
+    ///   the error's own, which claims nothing about the situation, otherwise.
+    func error(_ error: ReaderError, decision: Decision, suggestion: String? = nil, usage: String = "") {
+        let suggestion = suggestion ?? error.suggestion
         if json {
             var object: [String: JSONValue] = [
                 "code": .string(error.code.description),
                 "domain": .string(error.code.domain.rawValue),
                 "decision": .string(decision.name),
                 "message": .string(error.message),
-                "suggestion": .string(error.suggestion),
+                "suggestion": .string(suggestion),
                 "exit_code": .integer(Int64(error.exitCode.rawValue)),
             ]
             object["reason"] = error.reason.map(JSONValue.string) ?? .null
@@ -24,7 +27,7 @@ struct Output {
             try? writeJSON(JSONValue.object(["error": .object(object)]), to: .standardError)
             return
         }
-        var lines = ["\(errorStyle.red("error \(error.code)")): \(error.message)", "  hint: \(error.suggestion)"]
+        var lines = ["\(errorStyle.red("error \(error.code)")): \(error.message)", "  hint: \(suggestion)"]
         if verbose { lines.append("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))") }
         if !usage.isEmpty { lines.append(""); lines.append(usage.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try? writeLine(lines.joined(separator: "\n"), to: .standardError)

@@ -6,19 +6,20 @@ extension Reddit.Sort: ExpressibleByArgument {}
 extension Reddit.TimeRange: ExpressibleByArgument {}
 
 extension Reader {
-    struct Posts: AsyncParsableCommand {
+    struct Posts: AsyncParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "posts",
             abstract: "List the posts of a subreddit, of the front page, or of a user.",
             discussion: """
                 Reads https://www.reddit.com (or $READER_REDDIT_URL)/r/SUBREDDIT/SORT.json.
-
-                Examples:
-                  reader posts swift
-                  reader posts swift+rust --sort top --time week --limit 50
-                  reader posts --user spez --pages 3
-                  reader posts python --after t3_2xmo63
                 """)
+
+        static let examples = [
+            "reader posts swift",
+            "reader posts swift+rust --sort top --time week --limit 50",
+            "reader posts --user spez --pages 3",
+            "reader posts python --after t3_2xmo63",
+        ]
 
         @Argument(help: "A subreddit such as swift (or r/swift, or swift+rust). When left out: the config file's subreddits, else the front page.")
         var subreddit: String?

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-struct Reader: AsyncParsableCommand {
+struct Reader: AsyncParsableCommand, HelpExamples {
     static let configuration = CommandConfiguration(
         commandName: "reader",
         abstract: "Read Reddit posts and the Star Wars API from the terminal, online or off.",
@@ -13,6 +13,15 @@ struct Reader: AsyncParsableCommand {
         version: ReaderKitVersion.string,
         subcommands: [Posts.self, Comments.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
                       Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
+
+    static let examples = [
+        "reader posts swift",
+        "reader comments 2xmo63",
+        "reader people --search skywalker",
+        "reader films 1",
+        "reader sync swapi && reader planets --all --offline",
+        "reader status",
+    ]
 
     /// Parses, runs, and turns every failure into a message with its code and an exit code.
     /// `ReaderMain` calls it (``ReaderCommandLine/main()``).
@@ -31,7 +40,8 @@ struct Reader: AsyncParsableCommand {
             // Help is requested by mistake as often as on purpose: keep the usage with the error.
             // The message quotes the argument, which may be anything: a megabyte, escape sequences.
             let usage = usageString(for: error)
-            output.error(.invalidArgument(shortened(TerminalText.sanitise(message(for: error), maxLength: Int.max))),
+            let text = commandSuggestion(for: message(for: error), arguments: Array(arguments)) ?? message(for: error)
+            output.error(.invalidArgument(shortened(TerminalText.sanitise(text, maxLength: Int.max))),
                          decision: .alert,
                          usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
             Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
@@ -45,7 +55,7 @@ struct Reader: AsyncParsableCommand {
             }
             try StandardOutput.flushStandardIO()
         } catch let failure as LoadFailure {
-            end(with: failure.error, decision: failure.decision, output: output)
+            end(with: failure.error, decision: failure.decision, suggestion: failure.suggestion, output: output)
         } catch let error as ReaderError {
             end(with: error, decision: .alert, output: output)
         } catch {
@@ -57,7 +67,7 @@ struct Reader: AsyncParsableCommand {
 
     /// Writes what a clean exit says (help, the version) to stdout, checked, and exits.
     private static func endWithMessage(of cleanExit: any Error, output: Output) -> Never {
-        let message = fullMessage(for: cleanExit)
+        let message = Help.withExamples(fullMessage(for: cleanExit))
         do {
             if !message.isEmpty { try StandardOutput.write(Data((message + "\n").utf8)) }
         } catch {
@@ -67,10 +77,29 @@ struct Reader: AsyncParsableCommand {
     }
 
     /// Reports `error` and exits with its code; a closed pipe ends quietly, as `cat` does.
-    private static func end(with error: ReaderError, decision: Decision, output: Output) -> Never {
+    /// - Parameter suggestion: the hint for the situation, when it is known (``LoadFailure/suggestion``).
+    private static func end(with error: ReaderError, decision: Decision, suggestion: String? = nil, output: Output) -> Never {
         if case .output(let failure) = error, failure.isClosedPipe { ProcessSetup.endByClosedPipe() }
-        output.error(error, decision: decision)
+        output.error(error, decision: decision, suggestion: suggestion)
         Foundation.exit(error.exitCode.rawValue)
+    }
+
+    /// The parser's "Unexpected argument 'film'" where a command was expected, said as reader
+    /// says it, with the command meant: `"film" is not a command of reader: did you mean "films"?`.
+    /// Nil for any other message, or where the command takes no subcommands.
+    static func commandSuggestion(for message: String, arguments: [String]) -> String? {
+        let prefix = "Unexpected argument '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'") else { return nil }
+        let word = String(message.dropFirst(prefix.count).dropLast())
+        guard !word.hasPrefix("-") else { return nil }
+        let (path, names) = Help.subcommands(before: word, in: arguments)
+        guard !names.isEmpty else { return nil }
+        let owner = path.joined(separator: " ")
+        let quoted = "\"\(TerminalText.sanitise(word, maxLength: 40))\""
+        guard let nearest = Help.nearest(to: word, among: names) else {
+            return "\(quoted) is not a command of \(owner): the commands are \(names.joined(separator: ", "))"
+        }
+        return "\(quoted) is not a command of \(owner): did you mean \"\(nearest)\"?"
     }
 
     /// `text`, or its start and end around an ellipsis when it is longer than `maxLength`

@@ -60,8 +60,9 @@ extension SWAPICommand {
         }) { lists in
             let list = lists[0]
             let table = Self.table(list.results)
+            // An empty result is said once: no "page 1 of 1, 0 in all" after it.
             return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: options.style),
-                    Self.footer(list, page: page))
+                    list.results.isEmpty ? nil : Self.footer(list, page: page))
         }
     }
 
@@ -142,7 +143,8 @@ extension SWAPICommand {
             let results = lists.flatMap { (page: SWAPIPage<Resource>) in page.results }
             let table = Self.table(results)
             let footer = "\(results.count) in all, \(lists.count) \(lists.count == 1 ? "page" : "pages")"
-            return (results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: style), footer)
+            return (results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: style),
+                    results.isEmpty ? nil : footer)
         }
     }
 
@@ -163,43 +165,49 @@ protocol Presentable {
 }
 
 extension Reader {
-    struct Films: SWAPICommand {
+    struct Films: SWAPICommand, HelpExamples {
         static let configuration = CommandConfiguration(commandName: "films", abstract: "Star Wars films.")
+        static let examples = ["reader films", "reader films 1", "reader films --search hope", "reader films --all --json"]
         typealias Resource = Film
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
-    struct People: SWAPICommand {
+    struct People: SWAPICommand, HelpExamples {
         static let configuration = CommandConfiguration(commandName: "people", abstract: "People and characters.")
+        static let examples = ["reader people", "reader people --page 2", "reader people --search skywalker", "reader people 1", "reader people --all --offline"]
         typealias Resource = Person
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
-    struct Planets: SWAPICommand {
+    struct Planets: SWAPICommand, HelpExamples {
         static let configuration = CommandConfiguration(commandName: "planets", abstract: "Planets.")
+        static let examples = ["reader planets", "reader planets --search tat", "reader planets 1", "reader planets --all"]
         typealias Resource = Planet
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
-    struct Species: SWAPICommand {
+    struct Species: SWAPICommand, HelpExamples {
         static let configuration = CommandConfiguration(commandName: "species", abstract: "Species.")
+        static let examples = ["reader species", "reader species --search wook", "reader species 3", "reader species --page 2"]
         typealias Resource = ReaderKit.Species
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
-    struct Starships: SWAPICommand {
+    struct Starships: SWAPICommand, HelpExamples {
         static let configuration = CommandConfiguration(commandName: "starships", abstract: "Starships.")
+        static let examples = ["reader starships", "reader starships --search falcon", "reader starships 10", "reader starships --page 2"]
         typealias Resource = Starship
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions
     }
 
-    struct Vehicles: SWAPICommand {
+    struct Vehicles: SWAPICommand, HelpExamples {
         static let configuration = CommandConfiguration(commandName: "vehicles", abstract: "Vehicles (not starships).")
+        static let examples = ["reader vehicles", "reader vehicles --search speeder", "reader vehicles 14", "reader vehicles --all --json"]
         typealias Resource = Vehicle
         @OptionGroup var query: SWAPIQuery
         @OptionGroup var options: GlobalOptions

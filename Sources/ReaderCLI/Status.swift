@@ -3,7 +3,7 @@ import Foundation
 import ReaderKit
 
 extension Reader {
-    struct Status: AsyncParsableCommand {
+    struct Status: AsyncParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Is it me or the network? Check each service step by step, and the cache.",
@@ -12,6 +12,8 @@ extension Reader {
                 the error code where one fails. Then the cache's path, size and age. Exit 0 when \
                 every service is reachable, else the exit code of the first failure.
                 """)
+
+        static let examples = ["reader status", "reader status --timeout 2s", "reader status --json"]
 
         @Option(help: ArgumentHelp("Give each step at most this long (5s, 500ms).", valueName: "time"))
         var timeout: TimeSpan = TimeSpan(.seconds(5))

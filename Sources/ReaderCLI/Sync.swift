@@ -3,7 +3,7 @@ import Foundation
 import ReaderKit
 
 extension Reader {
-    struct Sync: AsyncParsableCommand {
+    struct Sync: AsyncParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract: "Fill the cache for offline reading: all of SWAPI, and subreddits with their comments.",
@@ -12,26 +12,29 @@ extension Reader {
                 SWAPI command works with --offline. 'reddit SUBREDDIT…' reads each subreddit's posts \
                 as 'reader posts SUBREDDIT' does, and each post's comments as 'reader comments ID' does.
 
-                Fresh copies are not fetched again, stale ones are revalidated. Failures of single \
-                requests are summed up at the end, not shown one by one, with what they left \
-                missing: a collection whose first page failed is not read at all. Exit 0 means the \
-                sync is complete; otherwise the exit code is that of the first collection not read, \
-                else of the most frequent failure.
+                Progress names the service and the phase, each phase with its own total. Fresh \
+                copies are not fetched again, stale ones are revalidated. Failures of single \
+                requests are summed up at the end by code, with a few of the requests each and \
+                what to do, and with what they left missing: a collection whose first page failed \
+                is not read at all. Exit 0 means the sync is complete; otherwise the exit code is \
+                that of the first collection not read, else of the most frequent failure.
 
                 Without arguments it syncs what the config file names: SWAPI when [sync] swapi = true, \
                 and the subreddits of [reddit] subreddits.
-
-                Examples:
-                  reader sync
-                  reader sync swapi
-                  reader sync reddit swift rust
-                  reader sync swapi reddit python
                 """)
+
+        static let examples = [
+            "reader sync",
+            "reader sync swapi",
+            "reader sync reddit swift rust",
+            "reader sync swapi reddit python",
+            "reader sync swapi --json",
+        ]
 
         @Argument(help: ArgumentHelp("What to sync: swapi, and/or reddit followed by subreddit names (default: what the config file names).", valueName: "what"))
         var targets: [String] = []
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: FetchOptions<NoOfflineFlag>
 
         /// The plan: whether SWAPI is synced, and which subreddits.
         struct Plan: Equatable {
@@ -49,7 +52,8 @@ extension Reader {
                 case "reddit": readingSubreddits = true; sawReddit = true
                 default:
                     guard readingSubreddits else {
-                        throw .invalidArgument("\"\(TerminalText.sanitise(target, maxLength: 40))\" is not something to sync: say swapi, or reddit followed by subreddit names")
+                        let meant = Help.nearest(to: target, among: ["swapi", "reddit"]).map { " (did you mean \($0)?)" } ?? ""
+                        throw .invalidArgument("\"\(TerminalText.sanitise(target, maxLength: 40))\" is not something to sync\(meant): say swapi, or reddit followed by subreddit names")
                     }
                     plan.subreddits.append(try Reddit.validatedSubreddit(target))
                 }
@@ -74,7 +78,6 @@ extension Reader {
         }
 
         func validate() throws {
-            guard !options.offline else { throw ValidationError("sync fills the cache from the network; it cannot run with --offline") }
             // Without arguments the targets come from the config file, read (and reported on) in run().
             guard !targets.isEmpty else { return }
             do { _ = try Self.plan(targets) } catch { throw ValidationError(error.message) }
@@ -107,6 +110,9 @@ extension Reader {
             } else {
                 for (name, report) in reports {
                     try output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
+                    for line in report.failureLines {
+                        try output.writeLine((line.hasPrefix("hint:") ? "    " : "  ") + line, to: .standardOutput)
+                    }
                 }
             }
             // A collection not read at all hides more than any count of failed requests shows.
@@ -116,7 +122,8 @@ extension Reader {
                 let failed = reports.reduce(0) { $0 + $1.1.failed }
                 if !options.json {
                     let unread = notRead.isEmpty ? "" : "\(notRead.map(\.name).joined(separator: ", ")) not read, "
-                    try output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(unread)\(failed) \(failed == 1 ? "request" : "requests") failed; run it again to fill the gaps",
+                    let hint = SyncReport.suggestion(after: reports.map(\.1)) ?? ""
+                    try output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(unread)\(failed) \(failed == 1 ? "request" : "requests") failed\n  hint: \(hint)",
                                      to: .standardError)
                 }
                 throw ArgumentParser.ExitCode(worst.exitCode.rawValue)
@@ -134,10 +141,11 @@ extension Reader {
                              "message": .string(item.error.message), "exit_code": .integer(Int64(item.error.exitCode.rawValue))])
                 }),
                 "pages_failed": .object(report.pagesFailed.mapValues { .integer(Int64($0)) }),
-                "failures": .array(report.failures.map { failure in
-                    .object(["code": .string(failure.error.code.description), "count": .integer(Int64(failure.count)),
-                             "message": .string(failure.error.message),
-                             "exit_code": .integer(Int64(failure.error.exitCode.rawValue))])
+                "failures": .array(report.failureGroups.map { group in
+                    .object(["code": .string(group.code.description), "count": .integer(Int64(group.count)),
+                             "message": .string(group.message), "examples": .array(group.subjects.map(JSONValue.string)),
+                             "suggestion": .string(group.suggestion),
+                             "exit_code": .integer(Int64(group.error.exitCode.rawValue))])
                 }),
             ])
         }

@@ -72,7 +72,9 @@ final class ProgressLine: @unchecked Sendable {
         lastDrawn = now
         drawn = true
         let total = max(progress.total, progress.completed)
-        write("\r\u{1B}[K\(label): \(progress.completed)/\(total)")
+        // Work in phases names the phase: `syncing swapi, resources: 12/252`.
+        let what = progress.phase.map { "\(label) \($0)" } ?? label
+        write("\r\u{1B}[K\(what): \(progress.completed)/\(total)")
     }
 
     /// Clears the line, so that what follows starts on a clean one.

@@ -42,6 +42,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse {
         let host = request.url.host ?? request.url.absoluteString
+        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
         // SwiftNIO traps on a port that does not fit 16 bits, and AsyncHTTPClient connects to the
         // default port when one is too large for `URL.port`: neither may see such a URL.
         guard Origin.hasPortInRange(request.url) else {
@@ -67,7 +68,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 return HTTPResponse(status: Int(response.status.code), headers: headers, body: bytes)
             }
         } catch {
-            throw Self.classify(error, host: host)
+            throw Self.classify(error, host: host, port: port)
         }
     }
 
@@ -91,9 +92,11 @@ public struct AsyncHTTPTransport: HTTPTransport {
     }
 
     /// Maps what AsyncHTTPClient and SwiftNIO throw onto the T codes.
-    static func classify(_ error: any Error, host: String) -> TransportFailure {
+    static func classify(_ error: any Error, host: String, port: Int? = nil) -> TransportFailure {
         let detail = String(describing: error)
-        func failure(_ reason: TransportFailure.Reason) -> TransportFailure { TransportFailure(reason, host: host, detail: detail) }
+        func failure(_ reason: TransportFailure.Reason) -> TransportFailure {
+            TransportFailure(reason, host: host, port: port, detail: detail)
+        }
 
         if error is DeadlinePassed || error is CancellationError { return failure(.timedOut) }
         if error is NIOTooManyBytesError { return failure(.responseTooLarge) }

@@ -95,7 +95,7 @@ extension ReaderClient {
             check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds, detail: connected))
         } catch {
             check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds, detail: "\(host):\(port)",
-                                     error: .transport(AsyncHTTPTransport.classify(error, host: host))))
+                                     error: .transport(AsyncHTTPTransport.classify(error, host: host, port: port))))
             return check
         }
 

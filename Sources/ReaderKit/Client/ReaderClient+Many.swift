@@ -6,10 +6,14 @@ public struct LoadProgress: Sendable, Equatable {
     public var completed: Int
     /// Requests known so far; it may grow as pages reveal more.
     public var total: Int
+    /// For work done in phases, each with a total known when it starts (a sync): the service
+    /// and the phase, such as `swapi, resources`. Nil for work of one phase.
+    public var phase: String?
 
-    public init(completed: Int, total: Int) {
+    public init(completed: Int, total: Int, phase: String? = nil) {
         self.completed = completed
         self.total = total
+        self.phase = phase
     }
 }
 
@@ -203,9 +207,26 @@ extension ReaderClient {
             return try await load(endpoint, options: options)
         } catch let failure {
             guard let local = await cachedSearchAnswer(Resource.self, after: failure, search: search, options: options,
-                                                       page: page ?? 1, pageSize: 10) else { throw failure }
+                                                       page: page ?? 1, pageSize: 10) else {
+                throw await notingPageRange(of: failure, Resource.self, page: page ?? 1, search: search, options: options)
+            }
             return local
         }
+    }
+
+    /// `failure` of a page past the end of its list, with how many pages the list has, read from
+    /// its first page (through the cache): the hint can then name the last page.
+    private func notingPageRange<Resource: SWAPIResource>(
+        of failure: LoadFailure, _ type: Resource.Type, page: Int, search: String?, options: LoadOptions
+    ) async -> LoadFailure {
+        guard page > 1, failure.error.isPageMissing,
+              let endpoint = try? SWAPI.list(Resource.self, page: nil, search: search),
+              let first = try? await load(endpoint, options: options) else { return failure }
+        let pages = SWAPI.pageCount(of: first.value)
+        guard page > pages else { return failure }
+        var noted = failure
+        noted.facts.pageRange = FailureFacts.PageRange(pages: pages, items: min(max(first.value.count, 0), OutsideNumbers.count.upperBound))
+        return noted
     }
 
     /// The answer to an offline search that was never made online, from the cached collection;

@@ -17,15 +17,52 @@ public struct SyncReport: Sendable {
         public var error: ReaderError
     }
 
+    /// The requests that failed with one error code.
+    public struct FailureGroup: Sendable {
+        /// The code every error of the group has.
+        public var code: ErrorCode { error.code }
+        /// How many requests failed so.
+        public var count: Int
+        /// The first error met: its message, its exit code.
+        public var error: ReaderError
+        /// What the first few failed requests were for (`people/17`, `films page 1`, `post 2xmo63`,
+        /// `r/swift`), in the order met; at most ``SyncReport/subjectsShown``.
+        public var subjects: [String]
+        /// Whether every error of the group said the same (a host that refused each time), or
+        /// each its own (a 404 naming its own post).
+        public var allSaidTheSame: Bool
+        let order: Int
+
+        /// What the group's requests met: the error's message when all said the same, else what
+        /// the code means, so that 102 different 404s are not told as the first one's.
+        public var message: String { allSaidTheSame ? error.message : error.messageForMany }
+
+        /// What to do about these failures: run the sync again only where that can help
+        /// (``ReaderError/suggestionAfterSync``).
+        public var suggestion: String { error.suggestionAfterSync }
+
+        /// `H500 ×36: the server answered 500 Internal Server Error (starships/2, starships/3,
+        /// starships/5 and 33 more)`.
+        public var summary: String {
+            guard !subjects.isEmpty else { return "\(code) ×\(count): \(message)" }
+            let more = count > subjects.count ? " and \(count - subjects.count) more" : ""
+            return "\(code) ×\(count): \(message) (\(subjects.joined(separator: ", "))\(more))"
+        }
+    }
+
+    /// How many subjects a failure group names; the rest are counted.
+    public static let subjectsShown = 3
+
     /// Requests answered with a new body or confirmed by a `304`.
     public var fetched = 0
     /// Requests served from copies that were still fresh: nothing to do.
     public var alreadyFresh = 0
-    /// Failures, one entry per error code, most frequent first, each with an example error.
-    public var failures: [(error: ReaderError, count: Int)] {
-        failureCounts.sorted { $0.value.count > $1.value.count || ($0.value.count == $1.value.count && $0.value.order < $1.value.order) }
-            .map { ($0.value.error, $0.value.count) }
+    /// Failures grouped by error code, most frequent first.
+    public var failureGroups: [FailureGroup] {
+        failureCounts.values.sorted { $0.count > $1.count || ($0.count == $1.count && $0.order < $1.order) }
     }
+    /// Failures, one entry per error code, most frequent first, each with an example error.
+    public var failures: [(error: ReaderError, count: Int)] { failureGroups.map { ($0.error, $0.count) } }
     /// How many requests failed in all.
     public var failed: Int { failureCounts.values.reduce(0) { $0 + $1.count } }
     /// Whether everything asked for is now in the cache.
@@ -35,24 +72,44 @@ public struct SyncReport: Sendable {
     /// Per collection, how many pages after the first failed: the resources they list were not read.
     public private(set) var pagesFailed: [String: Int] = [:]
 
-    private var failureCounts: [ErrorCode: (error: ReaderError, count: Int, order: Int)] = [:]
+    private var failureCounts: [ErrorCode: FailureGroup] = [:]
 
     public init() {}
 
-    /// Counts one load's outcome. A stale copy served in place of an answer counts as failed:
-    /// the cache did not get newer.
-    mutating func count<Value>(_ outcome: Result<Loaded<Value>, LoadFailure>) {
-        switch outcome {
-        case .success(let loaded) where loaded.servedInsteadOf != nil:
-            fail(loaded.servedInsteadOf!)
-        case .success(let loaded):
-            if loaded.metadata.source == .cache { alreadyFresh += 1 } else { fetched += 1 }
-        case .failure(let failure):
-            fail(failure.error)
+    /// What one request of a sync came to, whatever it loaded.
+    enum Outcome: Sendable {
+        case fetched
+        case alreadyFresh
+        /// Failed, or answered only by a stale copy (the cache did not get newer).
+        case failed(ReaderError)
+
+        init<Value>(_ result: Result<Loaded<Value>, LoadFailure>) {
+            switch result {
+            case .success(let loaded):
+                if let error = loaded.servedInsteadOf { self = .failed(error) }
+                else { self = loaded.metadata.source == .cache ? .alreadyFresh : .fetched }
+            case .failure(let failure):
+                self = .failed(failure.error)
+            }
         }
     }
 
-    /// Notes that `name` could not be read at all (its first request is counted with ``count(_:)``).
+    /// Counts one load's outcome. A stale copy served in place of an answer counts as failed:
+    /// the cache did not get newer.
+    /// - Parameter subject: what the request was for, as a failure group names it (`people/17`).
+    mutating func count<Value>(_ outcome: Result<Loaded<Value>, LoadFailure>, subject: String? = nil) {
+        count(Outcome(outcome), subject: subject)
+    }
+
+    mutating func count(_ outcome: Outcome, subject: String?) {
+        switch outcome {
+        case .fetched: fetched += 1
+        case .alreadyFresh: alreadyFresh += 1
+        case .failed(let error): fail(error, subject: subject)
+        }
+    }
+
+    /// Notes that `name` could not be read at all (its first request is counted with ``count(_:subject:)``).
     mutating func markNotRead(_ name: String, because error: ReaderError) {
         notRead.append(NotRead(name: name, error: error))
     }
@@ -62,21 +119,34 @@ public struct SyncReport: Sendable {
         pagesFailed[name, default: 0] += 1
     }
 
-    private mutating func fail(_ error: ReaderError) {
-        let order = failureCounts.count
-        failureCounts[error.code, default: (error, 0, order)].count += 1
+    private mutating func fail(_ error: ReaderError, subject: String?) {
+        guard var group = failureCounts[error.code] else {
+            failureCounts[error.code] = FailureGroup(count: 1, error: error, subjects: subject.map { [$0] } ?? [], allSaidTheSame: true,
+                                                     order: failureCounts.count)
+            return
+        }
+        group.count += 1
+        if let subject, group.subjects.count < Self.subjectsShown { group.subjects.append(subject) }
+        if group.allSaidTheSame, error.message != group.error.message { group.allSaidTheSame = false }
+        failureCounts[error.code] = group
     }
 
-    /// One line for people: `312 fetched, 4 failed (T1004 ×4: cannot connect to swapi.dev…)`,
-    /// then what is missing: `; films: not read (first page failed: T1004)`.
+    /// One line for people: `312 fetched, 4 failed (T1004 ×4)`, then what is missing:
+    /// `; films: not read (first page failed: T1004)`. ``failureLines`` tell each code's story.
     public var summary: String {
         var parts = ["\(fetched) fetched"]
         if alreadyFresh > 0 { parts.append("\(alreadyFresh) already fresh") }
         if failed > 0 {
-            let reasons = failures.map { "\($0.error.code) ×\($0.count): \($0.error.message)" }.joined(separator: "; ")
-            parts.append("\(failed) failed (\(reasons))")
+            parts.append("\(failed) failed (\(failureGroups.map { "\($0.code) ×\($0.count)" }.joined(separator: ", ")))")
         }
         return ([parts.joined(separator: ", ")] + missing).joined(separator: "; ")
+    }
+
+    /// Each failure group with its hint, two lines a code, most frequent first:
+    /// `T1005 ×36: the connection … (starships/2, starships/3, starships/5 and 33 more)` and
+    /// `hint: run the sync again to fill these gaps`.
+    public var failureLines: [String] {
+        failureGroups.flatMap { [$0.summary, "hint: \($0.suggestion)"] }
     }
 
     /// What is missing, one phrase each: `films: not read (first page failed: T1004)`,
@@ -87,6 +157,22 @@ public struct SyncReport: Sendable {
                 "\(name): \(pages) \(pages == 1 ? "page" : "pages") failed (the resources \(pages == 1 ? "it lists" : "they list") were not read)"
             }
     }
+
+    /// What to do about syncs that are incomplete, all codes together: "run it again" only when
+    /// that can fill every gap; else which codes it may help with and which not; nil when complete.
+    public static func suggestion(after reports: [SyncReport]) -> String? {
+        let errors = reports.flatMap { $0.notRead.map(\.error) + $0.failureGroups.map(\.error) }
+        guard !errors.isEmpty else { return nil }
+        func codes(_ chosen: [ReaderError]) -> String {
+            var seen = Set<ErrorCode>()
+            return chosen.map(\.code).filter { seen.insert($0).inserted }.map(\.description).joined(separator: ", ")
+        }
+        let worthIt = errors.filter(\.isWorthRetryingLater)
+        let notWorthIt = errors.filter { !$0.isWorthRetryingLater }
+        if notWorthIt.isEmpty { return "run it again to fill the gaps" }
+        if worthIt.isEmpty { return "running it again will not fill these gaps (\(codes(notWorthIt))): see each code's hint" }
+        return "running it again may fill the gaps of \(codes(worthIt)), not those of \(codes(notWorthIt)): see each code's hint"
+    }
 }
 
 extension ReaderClient {
@@ -94,52 +180,134 @@ extension ReaderClient {
     /// its own, so that every SWAPI command works with `--offline` afterwards. Fresh copies are
     /// not asked for again; stale ones are revalidated.
     ///
-    /// It runs as background work: failures are counted into the report, never thrown.
+    /// It runs as background work: failures are counted into the report, never thrown. Progress
+    /// comes in three phases, each with a total known when it starts, so that no total grows:
+    /// `swapi, first pages` (one a collection, which tell how many pages there are),
+    /// `swapi, more pages`, and `swapi, resources` (every resource the pages list).
     public func syncSWAPI(options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil) async -> SyncReport {
         var report = SyncReport()
-        var background = options
-        background.mode = .background
-        var counted = LoadProgress(completed: 0, total: SWAPICollection.allCases.count)
-        for collection in SWAPICollection.allCases {
-            let links: [String]
-            switch collection {
-            case .films: links = await syncPages(Film.self, into: &report, counted: &counted, options: background, progress: progress)
-            case .people: links = await syncPages(Person.self, into: &report, counted: &counted, options: background, progress: progress)
-            case .planets: links = await syncPages(Planet.self, into: &report, counted: &counted, options: background, progress: progress)
-            case .species: links = await syncPages(Species.self, into: &report, counted: &counted, options: background, progress: progress)
-            case .starships: links = await syncPages(Starship.self, into: &report, counted: &counted, options: background, progress: progress)
-            case .vehicles: links = await syncPages(Vehicle.self, into: &report, counted: &counted, options: background, progress: progress)
+        var backgroundOptions = options
+        backgroundOptions.mode = .background
+        let background = backgroundOptions
+        let collections = SWAPICollection.allCases
+
+        let firstPages = await runConcurrently(collections.map { collection in
+            { @Sendable in await self.syncPage(of: collection, page: 1, options: background) }
+        }, phase: "swapi, first pages", progress: progress)
+        var morePages: [(collection: SWAPICollection, page: Int)] = []
+        var links: [String] = []
+        for (collection, first) in zip(collections, firstPages) {
+            report.count(first.outcome, subject: "\(collection.rawValue) page 1")
+            if case .failed(let error) = first.outcome {
+                report.markNotRead(collection.rawValue, because: error)
+                continue
             }
-            let items = links.compactMap(SWAPI.endpoint(forLink:))
-            counted.total += items.count
-            for outcome in await loadConcurrently(items, options: background, progress: progress, counting: counted) {
-                report.count(outcome)
-            }
-            counted.completed += items.count
+            links += first.links
+            if first.pageCount > 1 { morePages += (2...first.pageCount).map { (collection, $0) } }
+        }
+
+        let pages = await runConcurrently(morePages.map { item in
+            { @Sendable in await self.syncPage(of: item.collection, page: item.page, options: background) }
+        }, phase: "swapi, more pages", progress: progress)
+        for (item, page) in zip(morePages, pages) {
+            report.count(page.outcome, subject: "\(item.collection.rawValue) page \(item.page)")
+            if case .failed = page.outcome { report.markPageFailed(of: item.collection.rawValue) } else { links += page.links }
+        }
+
+        let items = links.compactMap(SWAPI.endpoint(forLink:))
+        let outcomes = await loadConcurrently(items, options: background, progress: Self.phased(progress, "swapi, resources"),
+                                              counting: LoadProgress(completed: 0, total: items.count))
+        for (endpoint, outcome) in zip(items, outcomes) {
+            report.count(outcome, subject: Self.subject(of: endpoint))
         }
         return report
     }
 
-    /// Loads every page of one collection into the cache; returns the links of its resources.
-    private func syncPages<Resource: SWAPIResource>(_ type: Resource.Type, into report: inout SyncReport, counted: inout LoadProgress,
-                                                    options: LoadOptions, progress: ProgressHandler?) async -> [String] {
-        let outcomes = await loadEveryPage(Resource.self, search: nil, options: options, progress: progress, counting: counted)
-        counted.completed += outcomes.count
-        counted.total += outcomes.count - 1
+    /// One page of a SWAPI collection as a sync reads it: what it came to, the resources it
+    /// lists, and (for the first page) how many pages the collection has.
+    private struct SyncedPage: Sendable {
+        var outcome: SyncReport.Outcome
         var links: [String] = []
-        for (index, outcome) in outcomes.enumerated() {
-            report.count(outcome)
-            switch outcome {
-            case .success(let page): links += page.value.results.map(\.url)
-            case .failure(let failure) where index == 0: report.markNotRead(Resource.collection.rawValue, because: failure.error)
-            case .failure: report.markPageFailed(of: Resource.collection.rawValue)
+        var pageCount = 0
+    }
+
+    private func syncPage(of collection: SWAPICollection, page: Int, options: LoadOptions) async -> SyncedPage {
+        switch collection {
+        case .films: await syncPage(Film.self, page: page, options: options)
+        case .people: await syncPage(Person.self, page: page, options: options)
+        case .planets: await syncPage(Planet.self, page: page, options: options)
+        case .species: await syncPage(Species.self, page: page, options: options)
+        case .starships: await syncPage(Starship.self, page: page, options: options)
+        case .vehicles: await syncPage(Vehicle.self, page: page, options: options)
+        }
+    }
+
+    private func syncPage<Resource: SWAPIResource>(_ type: Resource.Type, page: Int, options: LoadOptions) async -> SyncedPage {
+        let result: Result<Loaded<SWAPIPage<Resource>>, LoadFailure>
+        do throws(LoadFailure) {
+            let endpoint: Endpoint<SWAPIPage<Resource>>
+            do { endpoint = try SWAPI.list(Resource.self, page: page) } catch { throw LoadFailure(error: error, decision: .alert) }
+            result = .success(try await load(endpoint, options: options))
+        } catch {
+            result = .failure(error)
+        }
+        guard case .success(let loaded) = result else { return SyncedPage(outcome: SyncReport.Outcome(result)) }
+        return SyncedPage(outcome: SyncReport.Outcome(result), links: loaded.value.results.map(\.url),
+                          pageCount: page == 1 ? SWAPI.pageCount(of: loaded.value) : 0)
+    }
+
+    /// Runs `jobs` with at most ``Configuration/maximumConcurrentRequests`` at once, reporting
+    /// `phase` with its total from the start.
+    /// - Returns: one result per job, in the order given.
+    private func runConcurrently<T: Sendable>(_ jobs: [@Sendable () async -> T], phase: String,
+                                               progress: ProgressHandler?) async -> [T] {
+        guard !jobs.isEmpty else { return [] }
+        let width = configuration.maximumConcurrentRequests
+        var results = [T?](repeating: nil, count: jobs.count)
+        progress?(LoadProgress(completed: 0, total: jobs.count, phase: phase))
+        await withTaskGroup(of: (Int, T).self) { group in
+            var next = 0
+            func start() {
+                let index = next
+                let job = jobs[index]
+                next += 1
+                group.addTask { (index, await job()) }
+            }
+            while next < min(width, jobs.count) { start() }
+            var done = 0
+            for await (index, result) in group {
+                results[index] = result
+                done += 1
+                progress?(LoadProgress(completed: done, total: jobs.count, phase: phase))
+                if next < jobs.count { start() }
             }
         }
-        return links
+        return results.map { $0! }
+    }
+
+    /// `progress`, with every report marked as of `phase`.
+    private static func phased(_ progress: ProgressHandler?, _ phase: String) -> ProgressHandler? {
+        guard let progress else { return nil }
+        return { report in
+            var marked = report
+            marked.phase = phase
+            progress(marked)
+        }
+    }
+
+    /// What a request is for, as a failure group names it: `people/17`, `post 2xmo63`, `r/swift`.
+    static func subject<Value>(of endpoint: Endpoint<Value>) -> String {
+        switch endpoint.api {
+        case .swapi: endpoint.path.split(separator: "/").joined(separator: "/")
+        case .reddit: RedditAnswer.subject(ofURL: endpoint.path)
+        }
     }
 
     /// Fills the cache with the given subreddits' listings (as `reader posts SUBREDDIT` reads
     /// them) and each listed post's comments (as `reader comments ID` reads them).
+    ///
+    /// Progress comes in two phases, each with its total known when it starts:
+    /// `reddit, listings` and `reddit, comments` (every post the listings hold).
     /// - Throws: ``ReaderError/invalidArgument(_:)`` for a name Reddit cannot have, before any request.
     public func syncReddit(subreddits: [String], options: LoadOptions = LoadOptions(),
                            progress: ProgressHandler? = nil) async throws(ReaderError) -> SyncReport {
@@ -148,21 +316,22 @@ extension ReaderClient {
         var report = SyncReport()
         var background = options
         background.mode = .background
-        var counted = LoadProgress(completed: 0, total: listings.count)
-        for (name, listing) in zip(names, listings) {
+        var threads: [Endpoint<RedditCommentPage>] = []
+        progress?(LoadProgress(completed: 0, total: listings.count, phase: "reddit, listings"))
+        for (index, (name, listing)) in zip(names, listings).enumerated() {
             let outcome: Result<Loaded<RedditListing>, LoadFailure>
             do throws(LoadFailure) { outcome = .success(try await load(listing, options: background)) } catch { outcome = .failure(error) }
-            report.count(outcome)
-            counted.completed += 1
-            progress?(counted)
-            if case .failure(let failure) = outcome { report.markNotRead("r/\(name)", because: failure.error) }
-            guard case .success(let page) = outcome else { continue }
-            let threads = page.value.posts.compactMap { try? Reddit.comments(post: $0.id) }
-            counted.total += threads.count
-            for result in await loadConcurrently(threads, options: background, progress: progress, counting: counted) {
-                report.count(result)
+            report.count(outcome, subject: "r/\(name)")
+            progress?(LoadProgress(completed: index + 1, total: listings.count, phase: "reddit, listings"))
+            switch outcome {
+            case .failure(let failure): report.markNotRead("r/\(name)", because: failure.error)
+            case .success(let page): threads += page.value.posts.compactMap { try? Reddit.comments(post: $0.id) }
             }
-            counted.completed += threads.count
+        }
+        let outcomes = await loadConcurrently(threads, options: background, progress: Self.phased(progress, "reddit, comments"),
+                                              counting: LoadProgress(completed: 0, total: threads.count))
+        for (endpoint, outcome) in zip(threads, outcomes) {
+            report.count(outcome, subject: Self.subject(of: endpoint))
         }
         return report
     }

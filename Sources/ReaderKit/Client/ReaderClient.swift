@@ -82,11 +82,18 @@ public struct Loaded<Value: Sendable>: Sendable {
 public struct LoadFailure: Error, Sendable {
     public var error: ReaderError
     public var decision: Decision
+    /// What the client knew about the request (its cached copy, the app identity), so that the
+    /// hint shown is one that holds.
+    public var facts: FailureFacts
 
-    public init(error: ReaderError, decision: Decision) {
+    public init(error: ReaderError, decision: Decision, facts: FailureFacts = FailureFacts()) {
         self.error = error
         self.decision = decision
+        self.facts = facts
     }
+
+    /// What the user can do next, in this situation (``ReaderError/suggestion(given:)``).
+    public var suggestion: String { error.suggestion(given: facts) }
 }
 
 /// Loads endpoints through the cache and the network, applying the ErrorHandler's decisions.
@@ -217,11 +224,13 @@ public actor ReaderClient {
         switch (options.cacheMode, cached) {
         case (.offline, nil):
             let error = ReaderError.cache(CacheFailure(.notCached, path: cache?.path ?? "", detail: "no entry for \(key)"))
-            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
+                              facts: FailureFacts(cachedCopy: .none))
         case (.offline, let cached?) where !servable:
             let error = ReaderError.cache(CacheFailure(.tooOld, path: cache?.path ?? "", detail:
                 "the copy of \(key) is \(RelativeAge.describe(seconds: cached.entry.ageSeconds(at: now()))) old"))
-            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
+                              facts: FailureFacts(cachedCopy: .olderThanMaxStale))
         case (.offline, let cached?),
              (.normal, let cached?) where freshness.isFresh(cached.entry, at: now()):
             await record(.hit, api: endpoint.api, key: key)
@@ -233,6 +242,7 @@ public actor ReaderClient {
         let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
         let usesToken = endpoint.api == .reddit && configuration.services.redditCredentials != nil
         var tokenWasRenewed = false
+        var copyDeleted = false
         var attempt = 0
         while true {
             attempt += 1
@@ -268,6 +278,7 @@ public actor ReaderClient {
             ])
             if case .reset(.deleteCachedCopy, let then) = decision {
                 await write { (cache) throws(CacheFailure) in try cache.deleteEntry(forKey: key) }
+                copyDeleted = true
                 decision = then
             }
             if case .reset(.renewToken, let then) = decision {
@@ -299,7 +310,9 @@ public actor ReaderClient {
                     await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
                         "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
                 }
-                throw LoadFailure(error: error, decision: decision)
+                // A copy a reset just deleted is gone: nothing is cached any more.
+                let copyState: FailureFacts.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
+                throw LoadFailure(error: error, decision: decision, facts: FailureFacts(cachedCopy: copyState, usedAppIdentity: usesToken))
             }
         }
     }

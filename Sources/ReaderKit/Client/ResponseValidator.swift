@@ -40,10 +40,21 @@ public enum ResponseValidator {
     public static func validateStatus(_ response: HTTPResponse, url: String, now: Date = Date()) throws(ReaderError) {
         guard !(200...299).contains(response.status) else { return }
         let retryAfter = retryAfterSeconds(response.headers, now: now)
-        throw .status(StatusFailure(
-            status: response.status, url: url,
-            apiError: APIErrorBody.recognise(response.body),
-            retryAfterSeconds: retryAfter, retryAt: retryAfter.flatMap { retryMoment(after: $0, now: now) }))
+        let apiError = APIErrorBody.recognise(response.body)
+        var failure = StatusFailure(
+            status: response.status, url: url, apiError: apiError,
+            retryAfterSeconds: retryAfter, retryAt: retryAfter.flatMap { retryMoment(after: $0, now: now) })
+        failure.isNetworkSecurityBlock = apiError == nil && isNetworkSecurityBlockPage(response.body)
+        throw .status(failure)
+    }
+
+    /// Whether `body` is a block page of a site's network security rather than an answer: Reddit
+    /// sends "You've been blocked by network security" (earlier "Your request has been blocked
+    /// due to a network policy") to readers it does not let in anonymously. Only the first 64 KB
+    /// are read.
+    static func isNetworkSecurityBlockPage(_ body: Data) -> Bool {
+        let head = String(decoding: body.prefix(64 * 1024), as: UTF8.self).lowercased()
+        return head.contains("blocked by network security") || head.contains("blocked due to a network policy")
     }
 
     /// How long the server asks to be left alone: its `Retry-After`, or else, when a rate limit

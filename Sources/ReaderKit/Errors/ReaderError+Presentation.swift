@@ -60,7 +60,8 @@ extension ReaderError {
             switch failure.reason {
             case .timedOut: return "the request to \(host) timed out"
             case .cannotFindHost: return "cannot find host \(host): the name does not resolve"
-            case .cannotConnectToHost: return "cannot connect to \(host): nothing accepted the connection"
+            case .cannotConnectToHost:
+                return "cannot connect to \(TerminalText.sanitise(failure.address, maxLength: 262)): nothing accepted the connection"
             case .connectionLost: return "the connection to \(host) was lost before the answer was complete"
             case .tooManyRedirects: return "\(host) redirected too many times"
             case .redirectRefused:
@@ -121,7 +122,8 @@ extension ReaderError {
         }
     }
 
-    /// What the user can do next.
+    /// What the user can do next, knowing nothing of the situation; ``suggestion(given:)`` knows
+    /// whether a cached copy exists, and says only what holds.
     public var suggestion: String {
         switch self {
         case .invalidArgument: return "see 'reader help' for the arguments each command takes"

@@ -70,13 +70,23 @@ public struct TransportFailure: Sendable, Equatable {
     public var reason: Reason
     /// The host the request was for.
     public var host: String
+    /// The port the connection was for, when known: a refused connection names it, as a service
+    /// on another port of the same host is a common mistake.
+    public var port: Int?
     /// What the transport said, for `--verbose`.
     public var detail: String
 
-    public init(_ reason: Reason, host: String, detail: String) {
+    public init(_ reason: Reason, host: String, port: Int? = nil, detail: String) {
         self.reason = reason
         self.host = host
+        self.port = port
         self.detail = detail
+    }
+
+    /// `host:port` (`[::1]:9` for an IPv6 address), or the host alone when the port is unknown.
+    public var address: String {
+        guard let port, (1...65_535).contains(port) else { return host }
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 
@@ -112,6 +122,10 @@ public struct StatusFailure: Sendable, Equatable {
         self.retryAt = retryAt
         self.api = api
     }
+
+    /// Whether the answer was a block page of the site's network security (Reddit's "You've been
+    /// blocked by network security… use your developer token"), not an answer about the resource.
+    public var isNetworkSecurityBlock = false
 
     /// Whether the status or the API says the resource does not exist.
     public var isNotFound: Bool { status == 404 || status == 410 }

@@ -8,6 +8,9 @@ enum RedditAnswer: Equatable {
     case forbidden(subject: String)
     case tooManyRequests
     case unauthorized
+    /// Reddit's network security answered in place of the resource: "You've been blocked by
+    /// network security… log in… or use your developer token". An app identity is let in.
+    case blockedByNetworkSecurity(subject: String)
 
     /// Reads a status failure from Reddit; nil for one that is not Reddit's or says nothing special.
     init?(_ failure: StatusFailure) {
@@ -15,6 +18,7 @@ enum RedditAnswer: Equatable {
         let subject = Self.subject(ofURL: failure.url)
         let reason = failure.apiError?.reason?.lowercased()
         switch (failure.status, reason) {
+        case _ where failure.isNetworkSecurityBlock: self = .blockedByNetworkSecurity(subject: subject)
         case (404, "banned"): self = .banned(subject: subject)
         case (404, _), (410, _): self = .noSuchThing(subject: subject)
         case (403, "private"): self = .privateSubreddit(subject: subject)
@@ -36,6 +40,7 @@ enum RedditAnswer: Equatable {
         case .forbidden: "forbidden"
         case .tooManyRequests: "too_many_requests"
         case .unauthorized: "unauthorized"
+        case .blockedByNetworkSecurity: "blocked"
         }
     }
 
@@ -50,6 +55,8 @@ enum RedditAnswer: Equatable {
         case .forbidden(let subject): "Reddit refused to show \(subject) (403 Forbidden)"
         case .tooManyRequests: "Reddit says too many requests came from this address lately (429, \"whoa there, pardner!\")"
         case .unauthorized: "Reddit refused reader's token (401 Unauthorized), also after a new one was obtained"
+        case .blockedByNetworkSecurity(let subject):
+            "Reddit's network security blocked the request for \(subject) (a \"blocked by network security\" page, not an answer)"
         }
     }
 
@@ -59,11 +66,27 @@ enum RedditAnswer: Equatable {
         case .banned: "nothing there can be read any more"
         case .privateSubreddit: "it cannot be read without an invitation from its moderators"
         case .quarantined: "it cannot be read anonymously; reader does not opt in for you"
-        case .forbidden: "Reddit may block anonymous reading from this network; try later or from another network"
+        case .forbidden: "Reddit may block anonymous reading from this network; \(Self.appIdentityAdvice), or try later or from another network"
         case .tooManyRequests: "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
         case .unauthorized: "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
+        case .blockedByNetworkSecurity: "Reddit lets in readers with an app identity: \(Self.appIdentityAdvice)"
         }
     }
+
+    /// The suggestion when the request was made with an app identity: then setting one is no
+    /// advice, and a refusal Reddit would lift for one is about this network or this moment.
+    var suggestionWithAppIdentity: String {
+        switch self {
+        case .forbidden, .blockedByNetworkSecurity:
+            "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network"
+        default: suggestion
+        }
+    }
+
+    /// How to read Reddit with an app identity, in a few words; the README's section has the steps.
+    static let appIdentityAdvice =
+        "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"
+
 
     /// What a Reddit URL is about, as people name it: `r/python`, `u/spez`, `post 2xmo63`, `the front page`.
     static func subject(ofURL url: String) -> String {
