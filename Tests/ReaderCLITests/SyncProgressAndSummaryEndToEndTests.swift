@@ -118,8 +118,9 @@ import TestSupport
         // Plain `reader sync`: a clear R1001, exit 64, that says what to give.
         let plain = try reader.run("sync")
         #expect(plain.status == 64)
-        #expect(plain.stderr.hasPrefix("error R1001: reader sync needs to be told what to sync: swapi, reddit followed by subreddit names, or both"),
+        #expect(plain.stderr.hasPrefix("error R1001: say what to sync: swapi, reddit SUBREDDIT…, or both; or name them in "),
                 "\(plain.stderr)")
+        #expect(plain.stderr.contains("[sync] swapi = true"), "\(plain.stderr)")
         // A slip is answered with what was meant.
         let slip = try reader.run("sync", "swapy")
         #expect(slip.status == 64 && slip.stderr.contains("(did you mean swapi?)"), "\(slip.stderr)")
