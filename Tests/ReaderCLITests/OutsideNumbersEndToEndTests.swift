@@ -339,3 +339,18 @@ extension OutsideNumbersFollowUpEndToEndTests {
         await server.shutdown()
     }
 }
+
+extension OutsideNumbersFollowUpEndToEndTests {
+    @Test func aSyncThatSkipsPostsItCannotFollowIsNotComplete() async throws {
+        let listing = try OutsideNumbersEndToEndTests.replacing(#""id": "[a-z0-9]+""#, with: #""id": "../../api/v1/access_token""#,
+                                                                in: Fixtures.bytes("reddit/listing_r_python_hot.json"))
+        let server = try await TestServer { request in
+            request.path.hasPrefix("/comments/") ? .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json")) : .json(listing)
+        }
+        let result = try ReaderProcess(server: server).run("sync", "reddit", "python")
+        #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("D1005"), "\(result.stdout)")
+        #expect(!server.requests.contains { $0.target.contains("access_token") }, "the id was never followed")
+        await server.shutdown()
+    }
+}

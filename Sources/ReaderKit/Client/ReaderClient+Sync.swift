@@ -214,7 +214,13 @@ extension ReaderClient {
             if case .failed = page.outcome { report.markPageFailed(of: item.collection.rawValue) } else { links += page.links }
         }
 
-        let items = links.compactMap(SWAPI.endpoint(forLink:))
+        var items: [Endpoint<SWAPINamedResource>] = []
+        for link in links {
+            if let endpoint = SWAPI.endpoint(forLink: link) { items.append(endpoint); continue }
+            // A link that is no resource of this API (another host's, an id that is no number)
+            // is not followed; it is counted, so that a sync that skipped it is not "complete".
+            report.count(.failed(Self.unfollowable(link, as: "a SWAPI resource")), subject: TerminalText.sanitise(link, maxLength: 60))
+        }
         let outcomes = await loadConcurrently(items, options: background, progress: Self.phased(progress, "swapi, resources"),
                                               counting: LoadProgress(completed: 0, total: items.count))
         for (endpoint, outcome) in zip(items, outcomes) {
@@ -309,6 +315,12 @@ extension ReaderClient {
     /// Progress comes in two phases, each with its total known when it starts:
     /// `reddit, listings` and `reddit, comments` (every post the listings hold).
     /// - Throws: ``ReaderError/invalidArgument(_:)`` for a name Reddit cannot have, before any request.
+    /// The failure a sync counts for a link or id an answer gave that cannot be followed.
+    static func unfollowable(_ text: String, as kind: String) -> ReaderError {
+        .decoding(DecodingFailure(.invalidValue, codingPath: "", detail: "\(TerminalText.sanitise(text, maxLength: 200)) is not \(kind)",
+                                  url: ""))
+    }
+
     public func syncReddit(subreddits: [String], options: LoadOptions = LoadOptions(),
                            progress: ProgressHandler? = nil) async throws(ReaderError) -> SyncReport {
         let names = try subreddits.map { (name) throws(ReaderError) in try Reddit.validatedSubreddit(name) }
@@ -325,7 +337,11 @@ extension ReaderClient {
             progress?(LoadProgress(completed: index + 1, total: listings.count, phase: "reddit, listings"))
             switch outcome {
             case .failure(let failure): report.markNotRead("r/\(name)", because: failure.error)
-            case .success(let page): threads += page.value.posts.compactMap { try? Reddit.comments(post: $0.id) }
+            case .success(let page):
+                for post in page.value.posts {
+                    if let thread = try? Reddit.comments(post: post.id) { threads.append(thread); continue }
+                    report.count(.failed(Self.unfollowable(post.id, as: "a post id")), subject: TerminalText.sanitise(post.id, maxLength: 60))
+                }
             }
         }
         let outcomes = await loadConcurrently(threads, options: background, progress: Self.phased(progress, "reddit, comments"),
