@@ -90,9 +90,16 @@ extension Reader {
                  "r/" + post.subreddit, "u/" + post.author, post.id,
                  TerminalText.decodingHTMLEntities(post.title)]
             }
+            // Give-way order on a narrow terminal (README, "What it looks like"): the title
+            // shrinks to its minimum, then SUBREDDIT and AUTHOR to 10 cells; then AUTHOR,
+            // COMMENTS, SUBREDDIT and AGE are left out in that order. SCORE, ID (what
+            // `reader comments` takes) and TITLE always stay.
             return Table(columns: [
-                .init(title: "SCORE", alignRight: true), .init(title: "COMMENTS", alignRight: true),
-                .init(title: "AGE", alignRight: true), .init(title: "SUBREDDIT", maximumWidth: 16), .init(title: "AUTHOR", maximumWidth: 16),
+                .init(title: "SCORE", alignRight: true),
+                .init(title: "COMMENTS", alignRight: true, dropOrder: 2),
+                .init(title: "AGE", alignRight: true, dropOrder: 4),
+                .init(title: "SUBREDDIT", maximumWidth: 16, minimumWidth: 10, dropOrder: 3),
+                .init(title: "AUTHOR", maximumWidth: 16, minimumWidth: 10, dropOrder: 1),
                 .init(title: "ID"), .init(title: "TITLE", flexible: true),
             ], rows: rows)
         }
