@@ -92,13 +92,14 @@ extension Reader {
             }
             // Give-way order on a narrow terminal (README, "What it looks like"): the title
             // shrinks to its minimum, then SUBREDDIT and AUTHOR to 10 cells; then AUTHOR,
-            // COMMENTS, SUBREDDIT and AGE are left out in that order. SCORE, ID (what
-            // `reader comments` takes) and TITLE always stay.
+            // COMMENTS, AGE and SUBREDDIT are left out in that order (on a front page the
+            // subreddit says more than the age). SCORE, ID (what `reader comments` takes) and
+            // TITLE always stay.
             return Table(columns: [
                 .init(title: "SCORE", alignRight: true),
                 .init(title: "COMMENTS", alignRight: true, dropOrder: 2),
-                .init(title: "AGE", alignRight: true, dropOrder: 4),
-                .init(title: "SUBREDDIT", maximumWidth: 16, minimumWidth: 10, dropOrder: 3),
+                .init(title: "AGE", alignRight: true, dropOrder: 3),
+                .init(title: "SUBREDDIT", maximumWidth: 16, minimumWidth: 10, dropOrder: 4),
                 .init(title: "AUTHOR", maximumWidth: 16, minimumWidth: 10, dropOrder: 1),
                 // Reddit's ids are 6 or 7 characters; a longer one is not an id to keep whole.
                 .init(title: "ID", maximumWidth: 10), .init(title: "TITLE", flexible: true),

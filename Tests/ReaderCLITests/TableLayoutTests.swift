@@ -25,7 +25,7 @@ import TestSupport
     @Test func postsGiveWayInTheDocumentedOrder() {
         // Given the widest post; when the terminal narrows; then the title shrinks to its
         // minimum (20, or two fifths of the width), SUBREDDIT and AUTHOR to 10, then AUTHOR,
-        // COMMENTS, SUBREDDIT and AGE are left out in turn. SCORE, ID and TITLE stay.
+        // COMMENTS, AGE and SUBREDDIT are left out in turn. SCORE, ID and TITLE stay.
         let table = Reader.Posts.table([Self.widePost], now: Self.now)
         let all = ["SCORE", "COMMENTS", "AGE", "SUBREDDIT", "AUTHOR", "ID", "TITLE"]
 
@@ -46,10 +46,16 @@ import TestSupport
         #expect(sixty.widths["TITLE"] == 25)
 
         let forty = shown(table, width: 40)
-        #expect(forty.titles == ["SCORE", "AGE", "ID", "TITLE"])
-        #expect(forty.widths["TITLE"] == 20)
+        #expect(forty.titles == ["SCORE", "ID", "TITLE"])
+        #expect(forty.widths["TITLE"] == 25)
         #expect(table.render(width: 40).split(separator: "\n").map(String.init)
-                == ["SCORE  AGE  ID      TITLE", "12.3k  2 h  abc123  A title word A titl…"])
+                == ["SCORE  ID      TITLE", "12.3k  abc123  A title word A title wor…"])
+
+        // A front page's subreddits outlast the age: at 60, AGE goes before SUBREDDIT.
+        var old = Self.widePost
+        old.createdUTC = Self.now.addingTimeInterval(-86_400 * 200)
+        let months = shown(Reader.Posts.table([old], now: Self.now), width: 60)
+        #expect(months.titles == ["SCORE", "SUBREDDIT", "ID", "TITLE"])
     }
 
     @Test func withoutAWidthEveryValueIsWholeAndEveryColumnShown() {
