@@ -56,7 +56,8 @@ enum CommandRunner {
         guard options.json else {
             let (table, footer) = render(pages.map(\.value))
             try output.writeLine(table, to: .standardOutput)
-            if let footer { try output.writeLine(footer, to: .standardError) }
+            // A footer is a message: wrapped to the terminal, never cut.
+            if let footer { try output.writeLine(Terminal.wrapMessage(footer, width: Terminal.errorWidth()), to: .standardError) }
             return
         }
         var meta = LoadMetadata.combining(pages.map(\.metadata)).flatMap { try? JSONValue(encoding: $0) } ?? .null

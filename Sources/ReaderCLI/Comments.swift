@@ -42,7 +42,7 @@ extension Reader {
 
         func run() async throws {
             let now = Date()
-            let width = Terminal.outputWidth() ?? 100
+            let width = Terminal.outputWidth()
             let style = options.style
             try await CommandRunner.run(try Reddit.comments(post: post, sort: sort, depth: depth, limit: limit), options: options,
                                         jsonItems: { raw in
@@ -59,26 +59,43 @@ extension Reader {
     }
 }
 
-/// A post and its comments as indented text, every piece of it sanitised.
+/// A post and its comments as indented text, every piece of it sanitised, read the way a good
+/// reader shows them: prose at most ``proseWidth`` cells wide; code blocks (indented or fenced)
+/// as they were written, never re-wrapped; links as their text with a numbered note giving the
+/// URL whole; meta lines wrapped between their parts. On a terminal no line is wider than
+/// `width`: a code line or a URL too long for it is broken across lines, never cut. With no width
+/// (output to a pipe) only prose wraps, at ``proseWidth``.
 enum CommentTree {
     /// The deepest indentation drawn; deeper replies stay at this level so text keeps some room.
     static let maximumIndent = 12
 
-    static func header(_ post: RedditPost, now: Date, width: Int, style: Style) -> [String] {
-        var lines = TerminalText.wrap(clean(post.title), toWidth: width).map(style.bold)
+    /// The widest a line of prose runs, in cells, however wide the terminal: longer lines are
+    /// hard to read.
+    static let proseWidth = 100
+
+    /// The most characters of one post's or comment's text shown, as a bound on the work.
+    static let maximumTextLength = 40_000
+
+    static func header(_ post: RedditPost, now: Date, width: Int?, style: Style) -> [String] {
+        var lines = TerminalText.wrap(clean(post.title), toWidth: min(width ?? proseWidth, proseWidth), breakingLongWords: true)
+            .map(style.bold)
         let age = RelativeAge.describe(from: post.createdUTC, to: now)
-        lines.append(style.dim("r/\(clean(post.subreddit)) · u/\(clean(post.author)) · \(Compact.number(post.score)) points · \(Compact.number(post.numComments)) comments · \(age) ago"))
+        lines += metaLines(["r/" + clean(post.subreddit), "u/" + clean(post.author), count(post.score, "point", "points"),
+                            count(post.numComments, "comment", "comments"), "\(age) ago"].map { ($0, style.dim) },
+                           indent: "", width: width, style: style)
         if post.isSelf == true, let text = post.selftext, !text.isEmpty {
             lines.append("")
-            lines += paragraphs(text, indent: "", width: width)
+            lines += body(text, indent: "", width: width)
         } else if let url = post.url {
-            lines.append(style.cyan(TerminalText.truncate(clean(url), toWidth: width)))
+            lines += brokenToFit(TerminalText.sanitise(url, maxLength: 4000), indent: "", width: width).map(style.cyan)
         }
         return lines
     }
 
-    static func lines(_ things: [RedditThing], depth: Int, now: Date, width: Int, style: Style) -> [String] {
-        let indent = String(repeating: "  ", count: min(depth, maximumIndent / 2))
+    static func lines(_ things: [RedditThing], depth: Int, now: Date, width: Int?, style: Style) -> [String] {
+        // Indentation never takes more than half a narrow terminal.
+        let levels = min(depth, maximumIndent / 2, max(0, ((width ?? Int.max / 2) / 2 - 2) / 2))
+        let indent = String(repeating: "  ", count: levels)
         var lines: [String] = []
         for thing in things {
             switch thing {
@@ -86,8 +103,9 @@ enum CommentTree {
                 // A blank line between threads, so each reads as one.
                 if depth == 0, !lines.isEmpty { lines.append("") }
                 let age = RelativeAge.describe(from: comment.createdUTC, to: now)
-                lines.append(indent + style.cyan("u/" + clean(comment.author)) + style.dim(" · \(Compact.number(comment.score)) points · \(age) ago"))
-                lines += paragraphs(comment.body, indent: indent + "  ", width: width)
+                lines += metaLines([("u/" + clean(comment.author), style.cyan), (count(comment.score, "point", "points"), style.dim),
+                                    ("\(age) ago", style.dim)], indent: indent, width: width, style: style)
+                lines += body(comment.body, indent: indent + "  ", width: width)
                 if let replies = comment.replies?.children, !replies.isEmpty {
                     lines += self.lines(replies, depth: depth + 1, now: now, width: width, style: style)
                 }
@@ -95,7 +113,7 @@ enum CommentTree {
                 let text = more.count > 0
                     ? "… \(more.count) more \(more.count == 1 ? "reply" : "replies") not loaded"
                     : "… the thread continues deeper (not loaded)"
-                lines.append(indent + style.dim(text))
+                lines += metaLines([(text, style.dim)], indent: indent, width: width, style: style)
             case .post, .other:
                 continue
             }
@@ -103,10 +121,142 @@ enum CommentTree {
         return lines
     }
 
-    private static func paragraphs(_ text: String, indent: String, width: Int) -> [String] {
-        let room = max(20, width - TerminalText.width(indent))
-        return TerminalText.sanitiseParagraphs(TerminalText.decodingHTMLEntities(text)).flatMap { line in
-            line.isEmpty ? [""] : TerminalText.wrap(line, toWidth: room).map { indent + $0 }
+    /// `1 point`, `12 points`, `12.4k points`.
+    static func count(_ value: Int, _ one: String, _ many: String) -> String {
+        "\(Compact.number(value)) \(value == 1 ? one : many)"
+    }
+
+    /// Parts joined with ` · `, wrapped between parts to the room after `indent`; a part wider
+    /// than a line is broken. Each part is styled on its own, after it is measured.
+    private static func metaLines(_ parts: [(String, (String) -> String)], indent: String, width: Int?, style: Style) -> [String] {
+        let room = width.map { max(10, $0 - TerminalText.width(indent)) }
+        let separator = " · "
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for (text, styled) in parts {
+            for piece in room.map({ TerminalText.width(text) > $0 ? TerminalText.chunks(text, ofWidth: $0) : [text] }) ?? [text] {
+                let next = TerminalText.width(piece)
+                if used > 0, let room, used + separator.count + next > room {
+                    lines.append(line); line = ""; used = 0
+                }
+                if used > 0 { line += style.dim(separator); used += separator.count }
+                line += styled(piece)
+                used += next
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.map { indent + $0 }
+    }
+
+    /// A comment's or a self post's text (Reddit's markdown) as lines under `indent`.
+    static func body(_ text: String, indent: String, width: Int?) -> [String] {
+        let room = width.map { max(10, $0 - TerminalText.width(indent)) }
+        let prose = min(room ?? proseWidth, proseWidth)
+        var lines: [String] = []
+        var notes: [String] = []
+        var budget = maximumTextLength
+        var fenced = false
+        var inCode = false
+        var previousBlank = true
+        let source = TerminalText.decodingHTMLEntities(text).replacingOccurrences(of: "\r\n", with: "\n")
+        for raw in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard budget > 0 else { lines.append("…"); break }
+            // Tabs are spaces here, so that indentation survives sanitising.
+            let line = TerminalText.sanitise(raw.replacingOccurrences(of: "\t", with: "    "), maxLength: budget)
+            budget -= line.count
+            let content = line.drop { $0 == " " }
+            if content.hasPrefix("```") || content.hasPrefix("~~~") {
+                fenced.toggle()
+                previousBlank = false
+                continue
+            }
+            if fenced {
+                lines += brokenToFit("    " + line, indent: indent, width: width)
+                continue
+            }
+            if content.isEmpty {
+                if !(lines.last?.isEmpty ?? true) { lines.append("") }
+                previousBlank = true
+                continue
+            }
+            // Markdown's indented code block: four spaces, after a blank line or more code.
+            if line.hasPrefix("    "), previousBlank || inCode {
+                inCode = true
+                lines += brokenToFit(line, indent: indent, width: width)
+                continue
+            }
+            inCode = false
+            previousBlank = false
+            // Prose keeps its own leading spaces as a hanging indent, then wraps.
+            let lead = min(line.count - content.count, prose / 2)
+            let wrapped = TerminalText.wrap(linksAsNotes(String(content), notes: &notes), toWidth: prose - lead, breakingLongWords: true)
+            lines += wrapped.map { indent + String(repeating: " ", count: lead) + $0 }
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        for (number, url) in notes.enumerated() {
+            lines += brokenToFit("[\(number + 1)] " + url, indent: indent, width: width)
+        }
+        return lines
+    }
+
+    /// Markdown links `[text](url)` as `text[1]`, the URL kept in `notes`; a link whose text is
+    /// its URL (or empty) as the URL. Anything else is left as it is.
+    static func linksAsNotes(_ line: String, notes: inout [String]) -> String {
+        var result = ""
+        var rest = Substring(line)
+        while let open = rest.firstIndex(of: "[") {
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "]"),
+                  rest.index(after: close) < rest.endIndex, rest[rest.index(after: close)] == "(",
+                  let end = closingParenthesis(in: rest[rest.index(close, offsetBy: 2)...]) else {
+                result += rest[..<afterOpen]
+                rest = rest[afterOpen...]
+                continue
+            }
+            let label = rest[afterOpen..<close].trimmingCharacters(in: .whitespaces)
+            let url = String(rest[rest.index(close, offsetBy: 2)..<end])
+            result += rest[..<open]
+            if label.isEmpty || label == url || url.isEmpty {
+                result += label.isEmpty ? url : label
+            } else {
+                notes.append(url)
+                result += "\(label)[\(notes.count)]"
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
+    /// Where a link's URL ends: the `)` that closes it, allowing parentheses inside it
+    /// (Wikipedia's `Swift_(programming_language)`); nil when a space or the end comes first.
+    private static func closingParenthesis(in text: Substring) -> Substring.Index? {
+        var depth = 0
+        for index in text.indices {
+            switch text[index] {
+            case "(": depth += 1
+            case ")" where depth == 0: return index
+            case ")": depth -= 1
+            case " ": return nil
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// `text` under `indent` as it is, broken into pieces that fit when it is wider than the
+    /// room (never cut); whole when there is no width. A piece after the first starts at the
+    /// column `text` itself starts at (its leading spaces), so that a broken code line stays
+    /// inside its block.
+    private static func brokenToFit(_ text: String, indent: String, width: Int?) -> [String] {
+        guard let width else { return [indent + text] }
+        let room = max(10, width - TerminalText.width(indent))
+        guard TerminalText.width(text) > room else { return [indent + text] }
+        let hanging = min(text.prefix { $0 == " " }.count, room / 2)
+        let first = TerminalText.chunks(text, ofWidth: room)[0]
+        let rest = String(text.dropFirst(first.count))
+        return [indent + first] + TerminalText.chunks(rest, ofWidth: room - hanging).map {
+            indent + String(repeating: " ", count: hanging) + $0
         }
     }
 

@@ -105,10 +105,19 @@ extension Reader {
                  "r/" + post.subreddit, "u/" + post.author, post.id,
                  TerminalText.decodingHTMLEntities(post.title)]
             }
+            // Give-way order on a narrow terminal (README, "What it looks like"): the title
+            // shrinks to its minimum, then SUBREDDIT and AUTHOR to 10 cells; then AUTHOR,
+            // COMMENTS, AGE and SUBREDDIT are left out in that order (on a front page the
+            // subreddit says more than the age). SCORE, ID (what `reader comments` takes) and
+            // TITLE always stay.
             return Table(columns: [
-                .init(title: "SCORE", alignRight: true), .init(title: "COMMENTS", alignRight: true),
-                .init(title: "AGE", alignRight: true), .init(title: "SUBREDDIT", maximumWidth: 16), .init(title: "AUTHOR", maximumWidth: 16),
-                .init(title: "ID"), .init(title: "TITLE", flexible: true),
+                .init(title: "SCORE", alignRight: true),
+                .init(title: "COMMENTS", alignRight: true, dropOrder: 2),
+                .init(title: "AGE", alignRight: true, dropOrder: 3),
+                .init(title: "SUBREDDIT", maximumWidth: 16, minimumWidth: 10, dropOrder: 4),
+                .init(title: "AUTHOR", maximumWidth: 16, minimumWidth: 10, dropOrder: 1),
+                // Reddit's ids are 6 or 7 characters; a longer one is not an id to keep whole.
+                .init(title: "ID", maximumWidth: 10), .init(title: "TITLE", flexible: true),
             ], rows: rows)
         }
     }
@@ -116,13 +125,21 @@ extension Reader {
 
 /// Numbers as people read them at a glance.
 enum Compact {
-    /// 12400 → 12.4k, 1234567 → 1.2M.
+    /// 9999 → 9999, 12400 → 12.4k, 123456 → 123k, 1234567 → 1.2M, 123456789 → 123M: at most
+    /// five characters and a sign, so that a SCORE column stays narrow. Each bound is where the
+    /// rounding would reach the next form (99 950 is `100k`, never `100.0k`).
     static func number(_ value: Int) -> String {
         // `magnitude`, not `abs`: abs(Int.min) traps, and a library user's post may hold anything.
+        let sign = value < 0 ? "-" : ""
+        let magnitude = Double(value.magnitude)
         switch value.magnitude {
-        case ..<10_000: String(value)
-        case ..<1_000_000: String(format: "%.1fk", Double(value) / 1000)
-        default: String(format: "%.1fM", Double(value) / 1_000_000)
+        case ..<10_000: return String(value)
+        case ..<99_950: return sign + String(format: "%.1fk", magnitude / 1000)
+        case ..<999_500: return sign + String(format: "%.0fk", magnitude / 1000)
+        case ..<9_950_000: return sign + String(format: "%.1fM", magnitude / 1_000_000)
+        case ..<999_500_000: return sign + String(format: "%.0fM", magnitude / 1_000_000)
+        case ..<9_950_000_000: return sign + String(format: "%.1fB", magnitude / 1_000_000_000)
+        default: return sign + String(format: "%.0fB", magnitude / 1_000_000_000)
         }
     }
 }

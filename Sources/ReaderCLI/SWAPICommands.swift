@@ -92,7 +92,7 @@ extension SWAPICommand {
             return (loaded, names)
         }
         let style = options.style
-        let width = Terminal.outputWidth() ?? 100
+        let width = Terminal.outputWidth()
         try CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
             let lines = Self.detailLines(resources[0], names: names.names, width: width, style: style)
             var footer: String?
@@ -105,8 +105,10 @@ extension SWAPICommand {
     }
 
     /// The detail view: one labelled row a field and a linked collection, values wrapped under
-    /// their label; a link without a name shows as `people/5`.
-    static func detailLines(_ resource: Resource, names: [String: String], width: Int, style: Style) -> [String] {
+    /// their label (a hanging indent) to `width`; a link without a name shows as `people/5`.
+    /// With no width (output to a pipe) each value stays on one line, for the pager or the
+    /// script to take whole.
+    static func detailLines(_ resource: Resource, names: [String: String], width: Int?, style: Style) -> [String] {
         var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
         rows += resource.links.map { label, links in
             (label, links.isEmpty ? "none" : links.map { names[$0].map { TerminalText.sanitise($0, maxLength: 100) } ?? Self.shortLink($0) }
@@ -114,9 +116,10 @@ extension SWAPICommand {
         }
         let labelWidth = rows.map { TerminalText.width($0.0) }.max() ?? 0
         return rows.flatMap { label, value in
-            TerminalText.wrap(value, toWidth: max(10, width - labelWidth - 2)).enumerated().map { index, line in
+            let lines = width.map { TerminalText.wrap(value, toWidth: max(10, $0 - labelWidth - 2), breakingLongWords: true) } ?? [value]
+            return lines.enumerated().map { index, line in
                 (index == 0 ? style.bold(TerminalText.pad(label, toWidth: labelWidth)) : String(repeating: " ", count: labelWidth))
-                    + "  " + line
+                    + (line.isEmpty ? "" : "  " + line)
             }
         }
     }
@@ -217,7 +220,7 @@ extension Reader {
 
 extension Film: Presentable {
     static let columns: [Table.Column] = [.init(title: "EPISODE", alignRight: true), .init(title: "TITLE", flexible: true),
-                                          .init(title: "DIRECTOR"), .init(title: "RELEASED")]
+                                          .init(title: "DIRECTOR", minimumWidth: 8, dropOrder: 1), .init(title: "RELEASED", dropOrder: 2)]
     var row: [String] { [String(episodeID), title, director, releaseDate.description] }
     var details: [(String, String)] {
         [("Title", title), ("Episode", String(episodeID)), ("Director", director), ("Producer", producer),
@@ -229,8 +232,9 @@ extension Film: Presentable {
 }
 
 extension Person: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "BORN"), .init(title: "GENDER"),
-                                          .init(title: "HEIGHT", alignRight: true), .init(title: "MASS", alignRight: true)]
+    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "BORN", dropOrder: 4),
+                                          .init(title: "GENDER", minimumWidth: 6, dropOrder: 3),
+                                          .init(title: "HEIGHT", alignRight: true, dropOrder: 2), .init(title: "MASS", alignRight: true, dropOrder: 1)]
     var row: [String] { [name, birthYear, gender, height, mass] }
     var details: [(String, String)] {
         [("Name", name), ("Born", birthYear), ("Gender", gender), ("Height", height), ("Mass", mass),
@@ -243,8 +247,10 @@ extension Person: Presentable {
 }
 
 extension Planet: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLIMATE"), .init(title: "TERRAIN"),
-                                          .init(title: "POPULATION", alignRight: true), .init(title: "DIAMETER", alignRight: true)]
+    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLIMATE", minimumWidth: 10, dropOrder: 4),
+                                          .init(title: "TERRAIN", minimumWidth: 10, dropOrder: 3),
+                                          .init(title: "POPULATION", alignRight: true, dropOrder: 2),
+                                          .init(title: "DIAMETER", alignRight: true, dropOrder: 1)]
     var row: [String] { [name, climate, terrain, population, diameter] }
     var details: [(String, String)] {
         [("Name", name), ("Climate", climate), ("Terrain", terrain), ("Population", population), ("Diameter", diameter),
@@ -254,8 +260,8 @@ extension Planet: Presentable {
 }
 
 extension Species: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLASSIFICATION"),
-                                          .init(title: "DESIGNATION"), .init(title: "LANGUAGE")]
+    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLASSIFICATION", dropOrder: 3),
+                                          .init(title: "DESIGNATION", dropOrder: 1), .init(title: "LANGUAGE", minimumWidth: 8, dropOrder: 2)]
     var row: [String] { [name, classification, designation, language] }
     var details: [(String, String)] {
         [("Name", name), ("Classification", classification), ("Designation", designation), ("Language", language),
@@ -265,8 +271,9 @@ extension Species: Presentable {
 }
 
 extension Starship: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL"), .init(title: "CLASS"),
-                                          .init(title: "CREW", alignRight: true)]
+    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL", minimumWidth: 10, dropOrder: 2),
+                                          .init(title: "CLASS", minimumWidth: 10, dropOrder: 1),
+                                          .init(title: "CREW", alignRight: true, dropOrder: 3)]
     var row: [String] { [name, model, starshipClass, crew] }
     var details: [(String, String)] {
         [("Name", name), ("Model", model), ("Class", starshipClass), ("Manufacturer", manufacturer),
@@ -277,8 +284,9 @@ extension Starship: Presentable {
 }
 
 extension Vehicle: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL"), .init(title: "CLASS"),
-                                          .init(title: "CREW", alignRight: true)]
+    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL", minimumWidth: 10, dropOrder: 2),
+                                          .init(title: "CLASS", minimumWidth: 10, dropOrder: 1),
+                                          .init(title: "CREW", alignRight: true, dropOrder: 3)]
     var row: [String] { [name, model, vehicleClass, crew] }
     var details: [(String, String)] {
         [("Name", name), ("Model", model), ("Class", vehicleClass), ("Manufacturer", manufacturer),

@@ -69,7 +69,7 @@ extension Reader {
 
         static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>,
                            token: (held: Bool, expiresAt: Date?)?, lockouts: [(host: String, until: Date)] = [],
-                           style: Style) -> String {
+                           style: Style, width: Int? = Terminal.outputWidth()) -> String {
             var rows: [[String]] = []
             for check in checks {
                 for step in ConnectivityCheck.Step.allCases {
@@ -84,8 +84,9 @@ extension Reader {
                 }
             }
             let table = Table(columns: [.init(title: "SERVICE"), .init(title: "STEP"), .init(title: "TIME", alignRight: true),
-                                        .init(title: "RESULT", flexible: true)], rows: rows)
-            let rendered = table.render(width: Terminal.outputWidth(), style: style) { column, text in
+                                        .init(title: "RESULT", flexible: true, wraps: true)], rows: rows)
+            // A result is a message: it wraps in its column, never cut.
+            let rendered = table.render(width: width, style: style) { column, text in
                 guard column == 3 else { return text }
                 return text.hasPrefix("ok") ? style.green(text) : text.hasPrefix("error") ? style.red(text) : style.dim(text)
             }
@@ -98,22 +99,30 @@ extension Reader {
                     ", newest \(RelativeAge.describe(from: newest, to: now)) old"
                         + (total.oldest.map { ", oldest \(RelativeAge.describe(from: $0, to: now)) old" } ?? "")
                 } ?? ""
-                cacheLine = "cache   \(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
+                cacheLine = "\(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
                     + "\(total.entries) \(total.entries == 1 ? "entry" : "entries")\(ages)"
             case .failure(let error):
-                cacheLine = "cache   error \(error.code): \(error.message)"
+                cacheLine = "error \(error.code): \(error.message)"
             }
             let tokenLine = switch token {
-            case nil: "reddit  read anonymously (no READER_REDDIT_CLIENT_ID)"
-            case let (true, expiresAt?)?: "reddit  app token held, expires \(RelativeAge.describe(moment: expiresAt))"
-            default: "reddit  app identity set; no token held yet (one is obtained on the next Reddit read)"
+            case nil: "read anonymously (no READER_REDDIT_CLIENT_ID)"
+            case let (true, expiresAt?)?: "app token held, expires \(RelativeAge.describe(moment: expiresAt))"
+            default: "app identity set; no token held yet (one is obtained on the next Reddit read)"
             }
             // A lock-out is why a request may not be sent: said, with the way out.
             let limitLines = lockouts.map {
-                "limit   \(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
+                "\(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
                     + " (reader cache clear forgets it)"
             }
-            return ([rendered, "", tokenLine, cacheLine] + limitLines).joined(separator: "\n")
+            // Each line is a label in 8 cells and a message that wraps under itself, never cut.
+            let labelled = [("reddit", tokenLine), ("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            let lines = labelled.map { label, message in
+                Terminal.wrapMessage(message, width: width.map { max(10, $0 - 8) })
+                    .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                    .map { ($0 == 0 ? TerminalText.pad(label, toWidth: 8) : String(repeating: " ", count: 8)) + $1 }
+                    .joined(separator: "\n")
+            }
+            return ([rendered, ""] + lines).joined(separator: "\n")
         }
     }
 }

@@ -155,9 +155,9 @@ extension ReaderProcess {
         static let standardError = TerminalStreams(rawValue: 2)
     }
 
-    /// Runs `reader ARGUMENTS` with some outputs on a real pseudo-terminal (80 columns), as a
+    /// Runs `reader ARGUMENTS` with some outputs on a real pseudo-terminal (`columns` wide), as a
     /// person at a terminal would; what the terminal received is returned in place of those streams.
-    func runOnTerminal(_ arguments: [String], streams: TerminalStreams) throws -> Result {
+    func runOnTerminal(_ arguments: [String], streams: TerminalStreams, columns: UInt16 = 80) throws -> Result {
         // posix_openpt and friends are not in Swift's Glibc module; these are their Linux insides.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
@@ -167,7 +167,7 @@ extension ReaderProcess {
             throw CocoaError(.fileNoSuchFile)
         }
         let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
         // Raw output: no "\n" → "\r\n" translation, so the bytes are what reader wrote.
         var attributes = termios()

@@ -130,7 +130,7 @@ import ArgumentParser
         let links = resource.links.flatMap(\.1)
         let names = Dictionary(links.prefix(3).map { ($0, "Name of \($0)") }, uniquingKeysWith: { first, _ in first })
         for width in widths {
-            _ = SWAPIList<Resource>.detailLines(resource, names: names, width: width ?? 100, style: .plain)
+            _ = SWAPIList<Resource>.detailLines(resource, names: names, width: width, style: .plain)
         }
         renderJSON(body)
     }
@@ -138,14 +138,14 @@ import ArgumentParser
     static func renderListing(_ listing: RedditListing, _ body: Data) {
         let table = Reader.Posts.table(listing.posts, now: now)
         for width in widths { _ = table.render(width: width) }
-        for width in widths.compactMap({ $0 }) {
+        for width in widths {
             _ = CommentTree.lines(listing.children, depth: 0, now: now, width: width, style: .plain)
         }
         renderJSON(body)
     }
 
     static func renderComments(_ page: RedditCommentPage, _ body: Data) {
-        for width in widths.compactMap({ $0 }) {
+        for width in widths {
             _ = CommentTree.header(page.post, now: now, width: width, style: .plain)
             _ = CommentTree.lines(page.comments.children, depth: 0, now: now, width: width, style: .plain)
         }

@@ -187,24 +187,53 @@ public enum TerminalText {
         return lines
     }
 
-    /// Wraps sanitised `text` at spaces so that no line is wider than `cells`; a word wider than
-    /// a line is cut with an ellipsis.
-    public static func wrap(_ text: String, toWidth cells: Int) -> [String] {
+    /// Wraps sanitised `text` at spaces so that no line is wider than `cells`.
+    /// - Parameters:
+    ///   - cells: the widest line, at least 10.
+    ///   - breakingLongWords: what becomes of a word wider than a line (a URL, a path): false cuts
+    ///     it with an ellipsis; true breaks it across lines, so that none of it is lost.
+    public static func wrap(_ text: String, toWidth cells: Int, breakingLongWords: Bool = false) -> [String] {
         let cells = max(10, cells)
         var lines: [String] = []
         var line = ""
         var used = 0
         for word in text.split(separator: " ") {
-            let word = truncate(String(word), toWidth: cells)
-            let next = width(word)
-            if used > 0, used + 1 + next > cells {
-                lines.append(line); line = ""; used = 0
+            var pieces = [breakingLongWords ? String(word) : truncate(String(word), toWidth: cells)]
+            if breakingLongWords, width(word) > cells {
+                // A long word starts a line of its own, then fills whole lines.
+                if used > 0 { lines.append(line); line = ""; used = 0 }
+                pieces = chunks(String(word), ofWidth: cells)
             }
-            if used > 0 { line += " "; used += 1 }
-            line += word
-            used += next
+            for piece in pieces {
+                let next = width(piece)
+                if used > 0, used + 1 + next > cells {
+                    lines.append(line); line = ""; used = 0
+                }
+                if used > 0 { line += " "; used += 1 }
+                line += piece
+                used += next
+            }
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// Cuts sanitised `text` into pieces of at most `cells` cells (at least 2, so that a wide
+    /// character always fits), keeping every character.
+    public static func chunks(_ text: String, ofWidth cells: Int) -> [String] {
+        let cells = max(2, cells)
+        var pieces: [String] = []
+        var piece = ""
+        var used = 0
+        for character in text {
+            let next = width(of: character)
+            if used + next > cells, !piece.isEmpty {
+                pieces.append(piece); piece = ""; used = 0
+            }
+            piece.append(character)
+            used += next
+        }
+        if !piece.isEmpty || pieces.isEmpty { pieces.append(piece) }
+        return pieces
     }
 }
