@@ -354,3 +354,18 @@ extension OutsideNumbersFollowUpEndToEndTests {
         await server.shutdown()
     }
 }
+
+extension OutsideNumbersFollowUpEndToEndTests {
+    /// Foundation's DateFormatter traps on this Retry-After (a combining mark, a control character,
+    /// replacement characters); the property tests found it.
+    @Test func aRetryAfterThatTrappedDateFormatterIsIgnored() async throws {
+        let value = String(decoding: [0x57, 0xD6, 0xAE, 0xEF, 0xBF, 0xBD, 0x58, 0xEF, 0xBF, 0xBD] as [UInt8], as: UTF8.self)
+        let server = try await TestServer { _ in
+            .respond(status: 503, headers: [("Content-Type", "text/html"), ("Retry-After", value)], body: Array("<p>down</p>".utf8))
+        }
+        let result = try ReaderProcess(server: server).run("films", "--retries", "0")
+        #expect(!OutsideNumbersEndToEndTests.trapped(result), "\(result.stderr)")
+        #expect(result.status == 69 && result.stderr.hasPrefix("error H503: "), "\(result.stderr)")
+        await server.shutdown()
+    }
+}

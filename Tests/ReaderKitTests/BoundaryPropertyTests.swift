@@ -28,6 +28,17 @@ import Testing
         }
     }
 
+    /// Found by the property above: Foundation's DateFormatter traps ("Incorrect range CFRange")
+    /// on this header value, a combining mark, a control character and replacement characters.
+    @Test func aRetryAfterThatOnceTrappedDateFormatterIsAbsent() {
+        let value = String(decoding: [0x57, 0xD6, 0xAE, 0x0E, 0xEF, 0xBF, 0xBD, 0x58, 0xEF, 0xBF, 0xBD, 0xEF, 0xBF, 0xBD] as [UInt8], as: UTF8.self)
+        #expect(ResponseValidator.retryAfterSeconds(value, now: Self.now) == nil)
+        #expect(ReaderJSON.parseTimestamp(value) == nil)
+        // The forms RFC 9110 names still read.
+        #expect(ResponseValidator.retryAfterSeconds("Sun, 06 Nov 1994 08:49:37 GMT", now: Date(timeIntervalSince1970: 784_111_767)) == 10)
+        #expect(ReaderJSON.parseTimestamp("2014-12-09T13:50:51.644000Z") != nil)
+    }
+
     @Test func theRetryDelayIsAlwaysBoundedWhateverTheStatusFailureHolds() async {
         let policy = RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(500), maximumDelay: .seconds(30), jitter: { 1 })
         await propertyCheck(count: 2000, input: Self.anyDouble, Gen.int(in: 100...599)) { seconds, status in

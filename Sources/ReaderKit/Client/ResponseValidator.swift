@@ -85,6 +85,9 @@ public enum ResponseValidator {
     public static func retryAfterSeconds(_ value: String?, now: Date) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty, value.utf8.count <= 64 else { return nil }
         if let seconds = Double(value), !seconds.isNaN, seconds >= 0 { return min(seconds, OutsideNumbers.maximumWaitSeconds) }
+        // An HTTP date is printable ASCII. Anything else never reaches DateFormatter, which traps
+        // ("Incorrect range CFRange") on some strings with combining marks and U+FFFD in them.
+        guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -41,7 +41,9 @@ public enum ReaderJSON {
     }
 
     /// Parses `2014-12-09T13:50:51.644000Z` (any number of fractional digits) or `2014-12-09T13:50:51Z`.
+    /// Anything but printable ASCII is nil at once: a timestamp is ASCII, and the text is a server's.
     public static func parseTimestamp(_ text: String) -> Date? {
+        guard text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
             return date
         }
