@@ -27,8 +27,13 @@ struct Output {
             try? writeJSON(JSONValue.object(["error": .object(object)]), to: .standardError)
             return
         }
-        var lines = ["\(errorStyle.red("error \(error.code)")): \(error.message)", "  hint: \(suggestion)"]
-        if verbose { lines.append("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))") }
+        let width = Terminal.errorWidth()
+        var lines = [labelled("error \(error.code)", error.message, width: width, colour: errorStyle.red),
+                     Terminal.wrapMessage("  hint: \(suggestion)", width: width, hangingIndent: 8)]
+        if verbose {
+            lines.append(Terminal.wrapMessage("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))",
+                                              width: width, hangingIndent: 10))
+        }
         if !usage.isEmpty { lines.append(""); lines.append(usage.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try? writeLine(lines.joined(separator: "\n"), to: .standardError)
     }
@@ -44,7 +49,18 @@ struct Output {
     func notice(_ notice: Notice, count: Int = 1) {
         let label = notice.kind == .staleData || notice.kind == .waiting ? "notice" : "warning"
         let times = count > 1 ? " (\(count) times)" : ""
-        try? writeLine("\(errorStyle.yellow("\(label) \(notice.code)")): \(notice.message)\(times)", to: .standardError)
+        try? writeLine(labelled("\(label) \(notice.code)", notice.message + times, width: Terminal.errorWidth(), colour: errorStyle.yellow),
+                       to: .standardError)
+    }
+
+    /// `LABEL: text`, wrapped to `width` (a terminal's; nil leaves it whole, for a pipe) under a
+    /// two-space indent, the label coloured after the text was measured so that colour never
+    /// moves a break.
+    private func labelled(_ label: String, _ text: String, width: Int?, colour: (String) -> String) -> String {
+        let wrapped = Terminal.wrapMessage("\(label): \(text)", width: width, hangingIndent: 2)
+        // On a terminal narrower than the label itself the label is broken too: then it goes plain.
+        guard wrapped.hasPrefix(label + ":") else { return wrapped }
+        return colour(label) + wrapped.dropFirst(label.count)
     }
 
     /// Writes `value` as one line of JSON, with reader's key order and dates.

@@ -188,3 +188,19 @@ enum ShownText {
         return String(result)
     }
 }
+
+extension TerminalWidthEndToEndTests {
+    /// Errors, hints and notices on a narrow terminal wrap under their label; none is cut.
+    @Test func errorsAndNoticesWrapOnANarrowTerminalAndStayWholePiped() async throws {
+        let reader = ReaderProcess()   // nothing listens on port 9: T1004
+        let onTerminal = try reader.runOnTerminal(["films"], streams: [.standardOutput, .standardError], columns: 40)
+        let lines = ShownText.lines(onTerminal.stdout + onTerminal.stderr)
+        #expect(lines.contains { $0.hasPrefix("error T1004") }, "\(lines)")
+        #expect(lines.count > 2, "the message and its hint take several lines at 40 columns: \(lines)")
+        for line in lines { #expect(TerminalWidth.cells(of: line) <= 40, "\(line)") }
+        #expect(!lines.joined().contains("…"), "\(lines)")
+        let piped = try reader.run("films")
+        let first = try #require(piped.stderr.split(separator: "\n").first.map(String.init))
+        #expect(first.hasPrefix("error T1004: ") && TerminalWidth.cells(of: first) > 40, "whole when piped: \(piped.stderr)")
+    }
+}
