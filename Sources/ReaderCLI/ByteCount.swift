@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReaderKit
 
 /// A size on the command line: `100MB`, `512k`, `1g` or a number of bytes. Units are powers of
 /// 1024, as `du -h` and `ls -h` count.
@@ -12,7 +13,7 @@ struct ByteCount: ExpressibleByArgument, Equatable {
         let (kilo, mega, giga): (Double, Double, Double) = (1024, 1024 * 1024, 1024 * 1024 * 1024)
         let units = ["": 1, "b": 1, "k": kilo, "kb": kilo, "kib": kilo, "m": mega, "mb": mega, "mib": mega,
                      "g": giga, "gb": giga, "gib": giga]
-        guard let value = TimeSpan.number(argument, units: units, spaceBeforeUnit: true),
+        guard let value = OutsideNumbers.number(argument, units: units, spaceBeforeUnit: true),
               value <= Double(Int64.max / 2) else { return nil }
         bytes = Int(value)
     }

@@ -3,7 +3,7 @@ import Foundation
 import ReaderKit
 
 extension Reader {
-    struct Config: ParsableCommand {
+    struct Config: ParsableCommand, HelpExamples {
         static let configuration = CommandConfiguration(
             commandName: "config",
             abstract: "Show the settings reader runs with, and where each comes from.",
@@ -32,12 +32,9 @@ extension Reader {
 
                   [sync]
                   swapi = true
-
-                Examples:
-                  reader config
-                  reader config --retries 5
-                  reader config --json
                 """)
+
+        static let examples = ["reader config", "reader config --retries 5", "reader config --json"]
 
         @OptionGroup var settingOptions: SettingOptions
         @OptionGroup var output: OutputOptions

@@ -264,7 +264,7 @@ private struct ValueReader {
             seconds = Double(whole)
         } else if let fraction = value.double {
             seconds = fraction
-        } else if let text = value.string, let parsed = Self.seconds(text) {
+        } else if let text = value.string, let parsed = OutsideNumbers.number(text, units: OutsideNumbers.timeUnits) {
             seconds = parsed
         } else {
             throw failure(problem)
@@ -273,16 +273,6 @@ private struct ValueReader {
             throw failure(problem)
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
-    }
-
-    /// `90`, `90s`, `500ms`, `5m`, `2h`, `7d` as seconds; the units `--timeout` takes.
-    static func seconds(_ text: String) -> Double? {
-        let units: [String: Double] = ["ms": 0.001, "": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86_400]
-        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let digits = lowered.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard !digits.isEmpty, digits.count <= 20, let number = Double(digits), number.isFinite,
-              let unit = units[String(lowered.dropFirst(digits.count))] else { return nil }
-        return number * unit
     }
 
     func url(_ value: TOMLValueConvertible) throws(ReaderError) -> URL {

@@ -25,6 +25,22 @@ public enum OutsideNumbers {
     /// this long, with no date ("come back later").
     public static let maximumWaitSeconds: Double = 10 * 365 * 86_400
 
+    /// The units of a length of time, as `--timeout` and the config file take them (`500ms`,
+    /// `90`, `90s`, `5m`, `2h`, `7d`), in seconds.
+    public static let timeUnits: [String: Double] = ["ms": 0.001, "": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86_400]
+
+    /// A number with a unit as a person writes it (`90s`, `1.5g`): ASCII digits and a point (at
+    /// most 20 characters), then one of `units` (case-insensitive), times that unit's factor. Nil
+    /// when it does not read; the caller bounds the result. `spaceBeforeUnit` allows `1 g` too.
+    public static func number(_ text: String, units: [String: Double], spaceBeforeUnit: Bool = false) -> Double? {
+        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = lowered.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let rest = lowered.dropFirst(digits.count)
+        guard !digits.isEmpty, digits.count <= 20, let number = Double(digits), number.isFinite, number >= 0,
+              let unit = units[spaceBeforeUnit ? rest.trimmingCharacters(in: .whitespaces) : String(rest)] else { return nil }
+        return number * unit
+    }
+
     /// Whether `seconds` since 1970 is an instant reader can show and compute with.
     public static func isPlausibleEpoch(_ seconds: Double) -> Bool {
         seconds.isFinite && epochSeconds.contains(seconds)
