@@ -24,7 +24,7 @@ import ArgumentParser
     }()
 
     /// The cache the fuzzer stores into and reads back from: a real file, as `reader` uses it.
-    nonisolated(unsafe) static var cache: ResponseCache? = try? ResponseCache.open(path: folder + "/cache.sqlite")
+    static let cache: ResponseCache? = try? ResponseCache.open(path: folder + "/cache.sqlite")
 
     /// What became of one input for one endpoint type: `ok` (decoded, stored, read back, rendered),
     /// or the code of the failure it ended with (`D1005`, `H503`, `C1006`…), which is the code
