@@ -75,6 +75,25 @@ let package = Package(
             ],
             path: "bench/Server"
         ),
+        // A third service, outside ReaderKit: built on its public API alone (Examples/OpenLibrary/README.md).
+        .target(
+            name: "OpenLibraryKit",
+            dependencies: ["ReaderKit"],
+            path: "Examples/OpenLibrary/Sources/OpenLibraryKit"
+        ),
+        .executableTarget(
+            name: "openlibrary",
+            dependencies: [
+                "OpenLibraryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/OpenLibrary/Sources/openlibrary"
+        ),
+        .testTarget(
+            name: "OpenLibraryTests",
+            dependencies: ["OpenLibraryKit", "openlibrary", "ReaderKit", "TestSupport"],
+            path: "Examples/OpenLibrary/Tests/OpenLibraryTests"
+        ),
         .testTarget(
             name: "ReaderKitTests",
             dependencies: [
