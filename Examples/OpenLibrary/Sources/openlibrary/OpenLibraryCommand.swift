@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import OpenLibraryKit
+import ReaderKit
+
+/// `openlibrary`: reads Open Library through ReaderKit, as `reader` reads Reddit and SWAPI.
+///
+/// It only parses, loads through a ``ReaderClient`` and renders; every failure ends with its
+/// code, message and hint on stderr and the exit code ReaderKit gives it.
+@main
+struct OpenLibraryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openlibrary",
+        abstract: "Read Open Library's works, authors and searches, online or from the cache.",
+        discussion: """
+            OPENLIBRARY_URL points it at another server; OPENLIBRARY_CONTACT (an email address or URL) \
+            is sent in the User-Agent, as Open Library asks. The cache is reader's (READER_CACHE_PATH).
+            """,
+        version: ReaderKitVersion.string,
+        subcommands: [Work.self, Author.self, Search.self])
+
+    /// Parses and runs, and turns a failure into its message and exit code.
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch let failure as LoadFailure {
+            end(with: failure.error, suggestion: failure.suggestion)
+        } catch let error as ReaderError {
+            end(with: error, suggestion: error.suggestion)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// `error CODE: message` and `  hint: suggestion` on stderr, then the error's exit code.
+    static func end(with error: ReaderError, suggestion: String) -> Never {
+        Console.error("error \(error.code): \(error.message)\n  hint: \(suggestion)")
+        Foundation.exit(error.exitCode.rawValue)
+    }
+}
