@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `openlibrary` executable, as a person or a script would, with an environment
+/// of its own: a private cache file, and Open Library at the test server.
+struct OpenLibraryProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// stdout as a JSON object.
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+        }
+    }
+
+    /// The executable beside the test bundle in the build folder.
+    static let executable: URL = {
+        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("openlibrary").path), folder.path != "/" {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("openlibrary")
+    }()
+
+    /// A private folder for this test's cache and output.
+    let folder: URL
+    var environment: [String: String]
+
+    /// - Parameters:
+    ///   - baseURL: where Open Library is; by default a port nothing listens on.
+    ///   - contact: `OPENLIBRARY_CONTACT`, if any.
+    init(baseURL: String = "http://127.0.0.1:9", contact: String? = "books@example.org") {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("openlibrary-e2e-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        environment = [
+            "HOME": folder.path,
+            "PATH": "/usr/bin:/bin",
+            "READER_CACHE_PATH": folder.appendingPathComponent("cache.sqlite").path,
+            "OPENLIBRARY_URL": baseURL,
+        ]
+        if let contact { environment["OPENLIBRARY_CONTACT"] = contact }
+    }
+
+    init(server: TestServer, contact: String? = "books@example.org") {
+        self.init(baseURL: server.baseURL, contact: contact)
+    }
+
+    /// Runs `openlibrary ARGUMENTS` with no terminal attached and waits for it.
+    func run(_ arguments: String...) throws -> Result {
+        try run(arguments)
+    }
+
+    func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+}
