@@ -25,7 +25,11 @@ struct OpenLibraryCommand: AsyncParsableCommand {
         do {
             command = try parseAsRoot()
         } catch {
-            exit(withError: error)
+            // Help and the version end here too, as the parser prints them.
+            if exitCode(for: error) == .success { exit(withError: error) }
+            // The parser's message quotes the argument, which may be anything: escape sequences, a megabyte.
+            let error = ReaderError.invalidArgument(TerminalText.sanitise(message(for: error), maxLength: 300))
+            end(with: error, suggestion: hint(for: error))
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -37,10 +41,17 @@ struct OpenLibraryCommand: AsyncParsableCommand {
         } catch let failure as LoadFailure {
             end(with: failure.error, suggestion: failure.suggestion)
         } catch let error as ReaderError {
-            end(with: error, suggestion: error.suggestion)
+            end(with: error, suggestion: hint(for: error))
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// What to do about a failure found before any request: this command's words for an
+    /// argument (ReaderKit's name no command), ReaderKit's for the rest.
+    static func hint(for error: ReaderError) -> String {
+        guard case .invalidArgument = error else { return error.suggestion }
+        return "see 'openlibrary help' for the arguments each command takes; 'openlibrary search TEXT' shows works' ids"
     }
 
     /// `error CODE: message` and `  hint: suggestion` on stderr, then the error's exit code.
