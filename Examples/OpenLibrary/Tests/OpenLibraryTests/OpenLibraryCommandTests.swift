@@ -141,7 +141,11 @@ import TestSupport
     }
 
     @Test func offlineWithACopyShowsItWithTheServerGone() async throws {
-        let server = try await TestServer(OpenLibraryFixtures.route)
+        // A copy that is never fresh (no-cache): only --offline shows it without asking the network.
+        let server = try await TestServer { request in
+            guard case .respond(let status, let headers, let body) = OpenLibraryFixtures.route(request) else { return .close }
+            return .respond(status: status, headers: headers + [("Cache-Control", "no-cache")], body: body)
+        }
         let command = OpenLibraryProcess(server: server)
         #expect(try command.run("search", "lord of the rings", "--limit", "3").status == 0)
         await server.shutdown()
