@@ -59,8 +59,9 @@ struct OpenLibraryProcess {
         process.environment = environment
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        // FileHandle(forWritingTo:) below fails for a file that was not made.
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
