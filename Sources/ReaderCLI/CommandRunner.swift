@@ -1,20 +1,16 @@
 import Foundation
-import Logging
 import ReaderKit
 
 /// The shared body of every fetching command: configure, load, show notices, render.
 enum CommandRunner {
     /// Makes a client from the options, runs `work` with it, shuts it down and shows the run's
     /// notices; a failure is rethrown for ``Reader/main()`` to render.
+    /// - Parameter environment: where the cache path and the services' variables are read.
     static func withClient<T, Offline>(_ options: FetchOptions<Offline>,
-                              _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = options.verbose ? .debug : .critical
-            return handler
-        }
-        let configuration = try options.clientConfiguration(environment: ProcessInfo.processInfo.environment)
-        let client = ReaderClient(configuration: configuration, logger: Logger(label: "reader"))
+                                       environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
+        let configuration = try options.clientConfiguration(environment: environment)
+        let client = ReaderClient(configuration: configuration, logger: CommandLogging.logger(verbose: options.verbose))
         let output = options.makeOutput()
         // Waiting is said while it happens; everything else once the work is done.
         await client.notices.listen { notice in if notice.kind == .waiting { output.notice(notice) } }
