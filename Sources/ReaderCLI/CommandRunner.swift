@@ -14,15 +14,24 @@ enum CommandRunner {
         let output = options.makeOutput()
         // Waiting is said while it happens; everything else once the work is done.
         await client.notices.listen { notice in if notice.kind == .waiting { output.notice(notice) } }
-        let result: Result<T, LoadFailure>
-        do throws(LoadFailure) {
+        let result = await using(client, work)
+        output.notices(await client.notices.drain())
+        return try result.get()
+    }
+
+    /// Runs `work` with `client`, then shuts the client down whatever `work` did: its connections
+    /// closed, and what it stored copied from the cache's log into the file itself
+    /// (``ReaderClient/shutdown()``). Every command that makes a client ends it here.
+    static func using<T, Failure: Error>(_ client: ReaderClient,
+                                         _ work: (ReaderClient) async throws(Failure) -> T) async -> Result<T, Failure> {
+        let result: Result<T, Failure>
+        do throws(Failure) {
             result = .success(try await work(client))
         } catch {
             result = .failure(error)
         }
         await client.shutdown()
-        output.notices(await client.notices.drain())
-        return try result.get()
+        return result
     }
 
     /// Loads `endpoint` and writes it: `render` for people, `jsonItems` for `--json`.

@@ -32,15 +32,17 @@ extension Reader {
             let client = ReaderClient(configuration: .init(
                 services: try ServiceConfiguration.resolve(environment: environment),
                 cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
-            async let swapi = client.checkConnectivity(of: .swapi)
-            async let reddit = client.checkConnectivity(of: .reddit)
-            let checks = await [swapi, reddit]
-            let token = await client.redditTokenStatus()
-            let cache: Result<CacheStatistics, ReaderError>
-            do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
-            let now = Date()
-            let lockouts = await client.rateLimitLockouts().compactMap { state in state.lockedOutUntil(at: now).map { (host: state.host, until: $0) } }
-            await client.shutdown()
+            let (checks, token, cache, lockouts) = await CommandRunner.using(client) { client in
+                async let swapi = client.checkConnectivity(of: .swapi)
+                async let reddit = client.checkConnectivity(of: .reddit)
+                let checks = await [swapi, reddit]
+                let token = await client.redditTokenStatus()
+                let cache: Result<CacheStatistics, ReaderError>
+                do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
+                let now = Date()
+                let lockouts = await client.rateLimitLockouts().compactMap { state in state.lockedOutUntil(at: now).map { (host: state.host, until: $0) } }
+                return (checks, token, cache, lockouts)
+            }.get()
 
             let output = output.makeOutput()
             if self.output.json {

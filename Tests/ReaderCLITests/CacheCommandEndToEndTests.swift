@@ -49,6 +49,34 @@ import TestSupport
         await server.shutdown()
     }
 
+    @Test func clearAndPruneEndWithWhatTheyRemovedOutOfTheFileItself() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("posts", "python").status == 0)
+        func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: reader.cachePath + "-wal")[.size] as? Int ?? -1 }
+        /// The entries of the cache file alone, as a copy or a backup of it without its log holds them.
+        func entriesInTheFileAlone() throws -> Int? {
+            let copy = reader.folder.appendingPathComponent("copy-\(UUID().uuidString)/cache.sqlite")
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: reader.cachePath, toPath: copy.path)
+            let stats = try reader.run("cache", "stats", "--json", "--cache-path", copy.path)
+            return (stats.json?["total"] as? [String: Any])?["entries"] as? Int
+        }
+        #expect(try entriesInTheFileAlone() == 2)
+
+        // Each command shuts its client down: the log is copied into the file and emptied.
+        let cleared = try reader.run("cache", "clear", "--api", "reddit")
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"), "\(cleared.stderr)")
+        #expect(try logSize() == 0)
+        #expect(try entriesInTheFileAlone() == 1)
+
+        #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
+        #expect(try logSize() == 0)
+        #expect(try entriesInTheFileAlone() == 0)
+        await server.shutdown()
+    }
+
     @Test func maxStaleRefusesAnOldCopyOffline() async throws {
         let server = try await TestServer(Fixtures.route)
         let reader = ReaderProcess(server: server)
