@@ -75,6 +75,8 @@ let package = Package(
             ],
             path: "bench/Server"
         ),
+        // The README's library example, exactly as printed there: built, and run by the tests.
+        .executableTarget(name: "films-example", dependencies: ["ReaderKit"], path: "Examples/Films"),
         .testTarget(
             name: "ReaderKitTests",
             dependencies: [
@@ -92,6 +94,7 @@ let package = Package(
             dependencies: [
                 "ReaderCLI",
                 "ReaderMain",
+                "films-example",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 "ReaderKit",
                 "TestSupport",
