@@ -49,7 +49,7 @@ extension Reader {
                 var cacheJSON: JSONValue = .null
                 switch cache {
                 case .success(let statistics): cacheJSON = (try? JSONValue(encoding: statistics)) ?? .null
-                case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(error.message)])
+                case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(CLIWording.message(of: error))])
                 }
                 try output.writeJSON(JSONValue.object([
                     "services": (try? JSONValue(encoding: checks)) ?? .null,
@@ -81,7 +81,7 @@ extension Reader {
                     }
                     let time = result.milliseconds < 10 ? String(format: "%.1f ms", result.milliseconds)
                         : String(format: "%.0f ms", result.milliseconds)
-                    let outcome = result.error.map { "error \($0.code): \($0.message)" } ?? "ok  " + result.detail
+                    let outcome = result.error.map { "error \($0.code): \(CLIWording.message(of: $0))" } ?? "ok  " + result.detail
                     rows.append([check.service.rawValue, step.rawValue, time, outcome])
                 }
             }
@@ -104,7 +104,7 @@ extension Reader {
                 cacheLine = "\(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
                     + "\(total.entries) \(total.entries == 1 ? "entry" : "entries")\(ages)"
             case .failure(let error):
-                cacheLine = "error \(error.code): \(error.message)"
+                cacheLine = "error \(error.code): \(CLIWording.message(of: error))"
             }
             let tokenLine = switch token {
             case nil: "read anonymously (no READER_REDDIT_CLIENT_ID)"

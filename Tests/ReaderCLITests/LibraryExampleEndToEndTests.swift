@@ -87,7 +87,7 @@ import TestSupport
         #expect(notFound.status == 66)
         #expect(notFound.stdout == Self.films + """
             error A404: r/a+b does not exist
-              check the spelling; 'reader posts' without a name reads the front page
+              check the spelling; Reddit.posts(subreddit: nil) reads the front page
               exit code 66
 
             """)

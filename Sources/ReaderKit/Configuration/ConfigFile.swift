@@ -299,7 +299,7 @@ private struct ValueReader {
     func subreddits(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {
         try list(value).map { (name) throws(ReaderError) in
             do {
-                guard !name.contains("+") else { throw ReaderError.invalidArgument(name) }
+                guard !name.contains("+") else { throw ReaderError.invalidArgument(Wording(name)) }
                 return try Reddit.validatedSubreddit(name)
             } catch {
                 throw failure("\"\(TerminalText.sanitise(name, maxLength: 40))\" is not a subreddit name: use 1 to 21 letters, digits or underscores, one name to an entry")
