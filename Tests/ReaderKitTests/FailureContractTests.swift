@@ -111,36 +111,45 @@ import ReaderKit
         }
     }
 
-    @Test func everyCodeRowHoldsForItsDomainDecisionsAndExitCode() throws {
-        let rows = try Self.rows(underHeader: "| Code | Domain |")
-        #expect(rows.count >= 30, "the codes table was not found in \(Self.article.path)")
-        var named: Set<String> = []
-        for row in rows {
-            try #require(row.count == 7, "a row of 7 cells: \(row)")
-            let (codes, domain, first, withCopy, withoutCopy, exit) = (row[0], row[1], row[3], row[4], row[5], row[6])
-            for code in codes.components(separatedBy: ", ") {
-                named.insert(code)
-                let error = try #require(Self.failures[code], "no sample failure for the article's \(code)")
-                #expect(code.hasPrefix(error.code.description), "\(code)")
-                #expect(Self.domainNames[error.code.domain] == domain, "\(code)'s domain")
-                #expect(Self.written(handler.decide(error, in: ErrorContext(attempt: 1))) == first, "\(code), first attempt")
-                #expect(Self.written(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 4))) == withCopy,
-                        "\(code), retries spent, with a copy")
-                #expect(Self.written(handler.decide(error, in: ErrorContext(attempt: 4))) == withoutCopy,
-                        "\(code), retries spent, no copy")
-                #expect(Self.written(error.exitCode) == exit, "\(code)'s exit code")
-            }
+    /// Each code a row names, with the row's cells (a row may name several codes: `H401`, `H403`).
+    static func codes(underHeader header: String, cells: Int) throws -> [(code: String, cells: [String])] {
+        let rows = try Self.rows(underHeader: header)
+        #expect(rows.count >= 30, "the table \(header) was not found in \(Self.article.path)")
+        return try rows.flatMap { row in
+            try #require(row.count == cells, "a row of \(cells) cells: \(row)")
+            return row[0].components(separatedBy: ", ").map { (code: $0, cells: row) }
         }
-        #expect(named == Set(Self.failures.keys), "codes in the tests but not the article, or the other way round")
+    }
+
+    @Test func everyCodeHasItsDomainAndExitCode() throws {
+        let rows = try Self.codes(underHeader: "| Code | Domain | Failure | Exit |", cells: 4)
+        for (code, cells) in rows {
+            let error = try #require(Self.failures[code], "no sample failure for the article's \(code)")
+            #expect(code.hasPrefix(error.code.description), "\(code)")
+            #expect(Self.domainNames[error.code.domain] == cells[1], "\(code)'s domain")
+            #expect(Self.written(error.exitCode) == cells[3], "\(code)'s exit code")
+        }
+        #expect(Set(rows.map(\.code)) == Set(Self.failures.keys), "codes in the tests but not the article, or the other way round")
+        #expect(rows.count == Self.failures.count, "a code in two rows")
+    }
+
+    @Test func everyCodeHasItsDecisions() throws {
+        let rows = try Self.codes(underHeader: "| Code | First attempt | Retries spent, with a copy | Retries spent, no copy |", cells: 4)
+        for (code, cells) in rows {
+            let error = try #require(Self.failures[code], "no sample failure for the article's \(code)")
+            #expect(Self.written(handler.decide(error, in: ErrorContext(attempt: 1))) == cells[1], "\(code), first attempt")
+            #expect(Self.written(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 4))) == cells[2],
+                    "\(code), retries spent, with a copy")
+            #expect(Self.written(handler.decide(error, in: ErrorContext(attempt: 4))) == cells[3], "\(code), retries spent, no copy")
+        }
+        #expect(Set(rows.map(\.code)) == Set(Self.failures.keys), "codes in the tests but not the article, or the other way round")
+        #expect(rows.count == Self.failures.count, "a code in two rows")
     }
 
     @Test func aCopyOlderThanMaxStaleIsDecidedAsNoCopy() throws {
-        for row in try Self.rows(underHeader: "| Code | Domain |") {
-            for code in row[0].components(separatedBy: ", ") {
-                let error = try #require(Self.failures[code])
-                #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 4))
-                    .endsInAlert == handler.decide(error, in: ErrorContext(attempt: 4)).endsInAlert, "\(code)")
-            }
+        for (code, error) in Self.failures {
+            #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 4))
+                .endsInAlert == handler.decide(error, in: ErrorContext(attempt: 4)).endsInAlert, "\(code)")
         }
     }
 
