@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-extension API: ExpressibleByArgument {}
+extension ServiceName: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+}
 
 extension Reader {
     /// `reader cache stats|clear|prune|path`.
@@ -52,7 +54,7 @@ extension Reader {
                     .init(title: "OLDEST", alignRight: true), .init(title: "NEWEST", alignRight: true),
                     .init(title: "HITS", alignRight: true), .init(title: "REVALIDATED", alignRight: true),
                     .init(title: "MISSES", alignRight: true), .init(title: "HIT RATIO", alignRight: true),
-                ], rows: API.allCases.map { row($0.rawValue, statistics.apis[$0] ?? .init()) } + [row("total", statistics.total)])
+                ], rows: shownOrder(statistics.services.keys).map { row($0.rawValue, statistics.services[$0] ?? .init()) } + [row("total", statistics.total)])
                 let created = statistics.createdAt.map { ", created \(age($0))" } ?? ""
                 return """
                     cache \(TerminalText.sanitise(statistics.path)) (\(ByteCount.describe(statistics.fileBytes)) on disk\(created))
@@ -62,19 +64,27 @@ extension Reader {
             }
         }
 
+        /// SWAPI and Reddit first, as `reader` has always listed them, then any other service by name.
+        static func shownOrder(_ names: some Sequence<ServiceName>) -> [ServiceName] {
+            let builtIn = [SWAPIService.name, RedditService.name]
+            return builtIn + Set(names).subtracting(builtIn).sorted()
+        }
+
         struct Clear: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
             static let examples = ["reader cache clear", "reader cache clear --api reddit"]
 
-            @Option(help: "Only the entries of this API: reddit or swapi.")
-            var api: API?
+            @Option(help: ArgumentHelp("Only the entries of this service: swapi, reddit, or any other whose entries the cache holds.",
+                                       valueName: "name"))
+            var api: ServiceName?
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
-                    try await client.clearCache(api: api)
+                    try await CacheCommand.requireKnown(api, client)
+                    return try await client.clearCache(service: api)
                 }
                 try CacheCommand.report(removal, output: output)
             }
@@ -87,15 +97,17 @@ extension Reader {
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
 
-            @Option(help: "Only the entries of this API: reddit or swapi.")
-            var api: API?
+            @Option(help: ArgumentHelp("Only the entries of this service: swapi, reddit, or any other whose entries the cache holds.",
+                                       valueName: "name"))
+            var api: ServiceName?
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
-                    try await client.pruneCache(olderThan: olderThan.duration, api: api)
+                    try await CacheCommand.requireKnown(api, client)
+                    return try await client.pruneCache(olderThan: olderThan.duration, service: api)
                 }
                 try CacheCommand.report(removal, output: output)
             }
@@ -137,6 +149,16 @@ enum CacheCommand {
         if case .failure(let error) = result { notices.removeAll { $0.notice.code == error.code } }
         output.notices(notices)
         return try result.get()
+    }
+
+    /// `--api NAME` takes a service `reader` reads or one whose entries the cache holds (an
+    /// earlier program's); any other name is a mistake, said before anything is removed.
+    static func requireKnown(_ name: ServiceName?, _ client: ReaderClient) async throws(ReaderError) {
+        guard let name else { return }
+        let statistics = try await client.cacheStatistics()
+        guard statistics.services[name] == nil else { return }
+        let known = Reader.Cache.shownOrder(statistics.services.keys).map(\.rawValue).joined(separator: ", ")
+        throw .invalidArgument("--api \(name): no service of that name is read or has entries in the cache (known: \(known))")
     }
 
     static func report(_ removal: CacheRemoval, output options: OutputOptions) throws(ReaderError) {

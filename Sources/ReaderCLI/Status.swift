@@ -32,10 +32,10 @@ extension Reader {
             let client = ReaderClient(configuration: .init(
                 services: try ServiceConfiguration.resolve(environment: environment),
                 cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
-            async let swapi = client.checkConnectivity(of: .swapi)
-            async let reddit = client.checkConnectivity(of: .reddit)
+            async let swapi = client.checkConnectivity(of: SWAPI.root)
+            async let reddit = client.checkConnectivity(of: Reddit.probe)
             let checks = await [swapi, reddit]
-            let token = await client.redditTokenStatus()
+            let token = await client.credentialStatus(of: RedditService.name)
             let cache: Result<CacheStatistics, ReaderError>
             do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
             let now = Date()
@@ -74,13 +74,13 @@ extension Reader {
             for check in checks {
                 for step in ConnectivityCheck.Step.allCases {
                     guard let result = check.steps.first(where: { $0.step == step }) else {
-                        rows.append([check.api.rawValue, step.rawValue, "-", "not tried"])
+                        rows.append([check.service.rawValue, step.rawValue, "-", "not tried"])
                         continue
                     }
                     let time = result.milliseconds < 10 ? String(format: "%.1f ms", result.milliseconds)
                         : String(format: "%.0f ms", result.milliseconds)
                     let outcome = result.error.map { "error \($0.code): \($0.message)" } ?? "ok  " + result.detail
-                    rows.append([check.api.rawValue, step.rawValue, time, outcome])
+                    rows.append([check.service.rawValue, step.rawValue, time, outcome])
                 }
             }
             let table = Table(columns: [.init(title: "SERVICE"), .init(title: "STEP"), .init(title: "TIME", alignRight: true),

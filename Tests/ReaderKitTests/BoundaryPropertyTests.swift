@@ -54,7 +54,7 @@ import Testing
     @Test func aRateLimitNeverLocksOutForMoreThanTenMinutes() async {
         await propertyCheck(count: 2000, input: Self.numberText, Self.numberText) { remaining, reset in
             let headers: HeaderFields = ["X-Ratelimit-Remaining": remaining, "X-Ratelimit-Reset": reset]
-            if let wait = RateLimitState(host: "www.reddit.com", api: .reddit, headers: headers, now: Self.now)?
+            if let wait = RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(headers), now: Self.now)?
                 .waitBeforeNextRequest(at: Self.now) {
                 #expect(wait > 0 && wait <= 600, "\(remaining), \(reset) → \(wait)")
             }
@@ -63,7 +63,7 @@ import Testing
 
     @Test func aStoredRateLimitNeverLocksOutForMoreThanTenMinutesWhateverItsDates() async {
         await propertyCheck(count: 2000, input: Self.anyDouble, Self.anyDouble) { resetAt, remaining in
-            let state = RateLimitState(host: "h", api: .reddit, remaining: remaining,
+            let state = RateLimitState(host: "h", service: "reddit", remaining: remaining,
                                        resetAt: Date(timeIntervalSince1970: resetAt), observedAt: Self.now)
             if let wait = state.waitBeforeNextRequest(at: Self.now) { #expect(wait > 0 && wait <= 600) }
             _ = state.lockedOutUntil(at: Self.now).map { RelativeAge.describe(moment: $0, from: Self.now) }
@@ -104,7 +104,7 @@ import Testing
             let start = Date(timeIntervalSince1970: a), end = Date(timeIntervalSince1970: b)
             #expect(!RelativeAge.describe(from: start, to: end).isEmpty)
             #expect(!RelativeAge.describe(moment: end, from: start, timeZone: TimeZone(identifier: "UTC")!).isEmpty)
-            _ = CacheEntry(key: "k", api: .swapi, url: "u", status: 200, body: Data(), fetchedAt: start).ageSeconds(at: end)
+            _ = CacheEntry(key: "k", service: "swapi", url: "u", status: 200, body: Data(), fetchedAt: start).ageSeconds(at: end)
         }
     }
 
@@ -119,14 +119,14 @@ import Testing
 
     @Test func aCacheEntryWithAnyDatesIsEitherDamagedOrPlausible() async {
         await propertyCheck(count: 2000, input: Self.anyDouble, Gen.int(in: 0...1000)) { fetched, status in
-            let entry = CacheEntry(key: "k", api: .swapi, url: "u", status: status, body: Data("{}".utf8),
+            let entry = CacheEntry(key: "k", service: "swapi", url: "u", status: status, body: Data("{}".utf8),
                                    fetchedAt: Date(timeIntervalSince1970: fetched))
             // The instant as Date keeps it (a tiny negative rounds to 1970 itself).
             let kept = entry.fetchedAt.timeIntervalSince1970
             if entry.damage == nil {
                 #expect(kept >= 0 && kept <= 253_402_300_799 && (200...299).contains(status))
                 let policy = FreshnessPolicy.default
-                _ = (policy.isFresh(entry, at: Self.now), policy.mayServeStale(entry, at: Self.now), entry.ageSeconds(at: Self.now))
+                _ = (policy.isFresh(entry, rule: RedditService().freshness, at: Self.now), policy.mayServeStale(entry, at: Self.now), entry.ageSeconds(at: Self.now))
             } else {
                 #expect(!(kept >= 0 && kept <= 253_402_300_799) || !(200...299).contains(status))
             }

@@ -178,7 +178,7 @@ import Testing
 
     @Test func a401WithATokenResetsItOnceThenAlerts() {
         let handler = ErrorHandler()
-        let unauthorized = ReaderError.status(StatusFailure(status: 401, url: "https://oauth.reddit.com/hot", api: .reddit))
+        let unauthorized = ReaderError.status(StatusFailure(status: 401, url: "https://oauth.reddit.com/hot", service: "reddit"))
         #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true)) == .reset(.renewToken, then: .retry(after: .zero)))
         #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true, tokenWasRenewed: true)) == .alert)
         #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true, usesToken: true, tokenWasRenewed: true))

@@ -10,10 +10,10 @@ import Testing
     static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",
                                                            apiError: APIErrorBody.recognise(Data(#"{"detail": "Not found"}"#.utf8))))
 
-    static func blockPage(api: API = .reddit) -> ReaderError {
-        var failure = StatusFailure(status: 403, url: "https://www.reddit.com/r/python/hot.json", api: api)
+    static func blockPage() -> ReaderError {
+        var failure = StatusFailure(status: 403, url: "https://www.reddit.com/r/python/hot.json")
         failure.isNetworkSecurityBlock = true
-        return .status(failure)
+        return ReaderError.status(failure).answered(by: RedditService())
     }
 
     // MARK: - The cached copy decides what --offline and --max-stale hints say
@@ -106,7 +106,7 @@ import Testing
         for id in ["a1", "b2", "c3", "d4", "e5"] {
             let error = ReaderError.status(StatusFailure(status: 404, url: "https://www.reddit.com/comments/\(id).json",
                                                          apiError: APIErrorBody.recognise(Data(#"{"message": "Not Found", "error": 404}"#.utf8)),
-                                                         api: .reddit))
+                                                         service: "reddit")).answered(by: RedditService())
             report.count(Result<Loaded<Int>, LoadFailure>.failure(LoadFailure(error: error, decision: .alert)), subject: "post \(id)")
         }
         let group = report.failureGroups[0]

@@ -13,8 +13,7 @@ import TestSupport
     }
 
     func makeClient(_ server: TestServer, cachePath: String, sleeps: Sleeps) -> ReaderClient {
-        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!,
-                                            redditBaseURL: URL(string: server.baseURL)!)
+        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!), RedditService(publicBaseURL: URL(string: server.baseURL)!)])
         return ReaderClient(configuration: .init(services: services, cachePath: cachePath, timeout: .seconds(60)),
                             sleep: sleeps.sleep)
     }
@@ -94,10 +93,10 @@ import TestSupport
         // A copy in the cache, as an earlier run would have stored it, under the same URL.
         let filmsURL = base.appendingPathComponent("films/")
         try ResponseCache.open(path: cachePath).store(CacheEntry(
-            key: CacheKey.normalise(filmsURL), api: .swapi, url: filmsURL.absoluteString, status: 200,
+            key: CacheKey.normalise(filmsURL), service: "swapi", url: filmsURL.absoluteString, status: 200,
             body: Data(Fixtures.bytes("swapi/films.json")), fetchedAt: Date()))
         let sleeps = Sleeps()
-        let client = ReaderClient(configuration: .init(services: ServiceConfiguration(swapiBaseURL: base), cachePath: cachePath),
+        let client = ReaderClient(configuration: .init(services: ServiceConfiguration([SWAPIService(baseURL: base)]), cachePath: cachePath),
                                   transport: NoSuchNames(), sleep: sleeps.sleep)
 
         let stale = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .refresh))
@@ -120,7 +119,7 @@ import TestSupport
 
     @Test func aBodyOverTheLimitIsRefused() async throws {
         let server = try await TestServer { _ in .json(Array(repeating: UInt8(ascii: " "), count: 64 * 1024) + Array("{}".utf8)) }
-        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!)
+        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)])
         let client = ReaderClient(configuration: .init(services: services, maximumBodySize: 16 * 1024))
         let endpoint = try SWAPI.list(Film.self)
         do {
@@ -141,7 +140,7 @@ import TestSupport
     }
 
     @Test func endpointsPercentEncodeSearchText() throws {
-        let url = try SWAPI.list(Planet.self, search: "a+b&c=d é").url(in: ServiceConfiguration())
+        let url = try SWAPI.list(Planet.self, search: "a+b&c=d é").url(in: .builtIn)!
         #expect(url.absoluteString == "https://swapi.dev/api/planets/?search=a%2Bb%26c%3Dd%20%C3%A9")
     }
 }

@@ -30,7 +30,7 @@ import TestSupport
 
     @Test func redditsAnswersAreNamedByWhatTheyMean() {
         func answer(_ status: Int, _ body: String, url: String = "https://www.reddit.com/r/secret/hot.json") -> RedditAnswer? {
-            RedditAnswer(StatusFailure(status: status, url: url, apiError: APIErrorBody.recognise(Array(body.utf8)), api: .reddit))
+            RedditAnswer(StatusFailure(status: status, url: url, apiError: APIErrorBody.recognise(Array(body.utf8)), service: "reddit"))
         }
         #expect(answer(403, #"{"reason": "private", "message": "Forbidden", "error": 403}"#) == .privateSubreddit(subject: "r/secret"))
         #expect(answer(404, #"{"reason": "banned", "message": "Not Found", "error": 404}"#) == .banned(subject: "r/secret"))
@@ -39,8 +39,9 @@ import TestSupport
         #expect(answer(404, "", url: "https://www.reddit.com/comments/abc.json?sort=top") == .noSuchThing(subject: "post abc"))
         #expect(answer(429, "") == .tooManyRequests)
         #expect(answer(500, #"{"message": "Internal Server Error", "error": 500}"#) == nil)
-        // SWAPI's statuses keep their plain meaning.
-        #expect(RedditAnswer(StatusFailure(status: 404, url: "https://swapi.dev/api/people/0/")) == nil)
+        // SWAPI's statuses keep their plain meaning: its service explains none of them.
+        #expect(ReaderError.status(StatusFailure(status: 404, url: "https://swapi.dev/api/people/0/")).answered(by: SWAPIService())
+                == .status(StatusFailure(status: 404, url: "https://swapi.dev/api/people/0/", service: "swapi")))
     }
 
     @Test func aSubjectFromTheNetworkIsSanitised() {
@@ -154,7 +155,7 @@ import TestSupport
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paging-\(UUID().uuidString)")
         let client = ReaderClient(configuration: .init(
-            services: ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!),
+            services: ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)]),
             cachePath: folder.appendingPathComponent("cache.sqlite").path, timeout: .seconds(10),
             retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 3))
         let endpoints = try (1...12).map { try SWAPI.resource(Planet.self, id: $0) }

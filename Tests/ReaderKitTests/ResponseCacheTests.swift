@@ -9,8 +9,8 @@ import Testing
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("reader-cache-\(UUID().uuidString)/cache.sqlite").path
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 
-    func entry(_ key: String, bytes: Int, at offset: TimeInterval, api: API = .swapi) -> CacheEntry {
-        CacheEntry(key: key, api: api, url: key, status: 200, body: Data(repeating: UInt8(ascii: " "), count: bytes),
+    func entry(_ key: String, bytes: Int, at offset: TimeInterval, service: ServiceName = "swapi") -> CacheEntry {
+        CacheEntry(key: key, service: service, url: key, status: 200, body: Data(repeating: UInt8(ascii: " "), count: bytes),
                    fetchedAt: start.addingTimeInterval(offset))
     }
 
@@ -18,7 +18,7 @@ import Testing
         let cache = try ResponseCache.open(path: path)
         try cache.store(entry("a", bytes: 1000, at: 0), sizeLimit: 2500)
         try cache.store(entry("b", bytes: 1000, at: 1), sizeLimit: 2500)
-        try cache.recordUse(.hit, api: .swapi, key: "a", at: start.addingTimeInterval(2))  // a is now newer than b
+        try cache.recordUse(.hit, service: "swapi", key: "a", at: start.addingTimeInterval(2))  // a is now newer than b
         let evicted = try cache.store(entry("c", bytes: 1000, at: 3), sizeLimit: 2500)
         #expect(evicted == 1)
         #expect(try cache.entry(forKey: "b") == nil)
@@ -50,7 +50,7 @@ import Testing
         #expect(migrated.lastUsedAt == migrated.fetchedAt)
         let statistics = try cache.statistics()
         #expect(statistics.createdAt == migrated.fetchedAt, "an old cache dates from its oldest entry")
-        #expect(statistics.apis[.swapi]?.bytes == 2)
+        #expect(statistics.services["swapi"]?.bytes == 2)
     }
 
     @Test func aNewerReadersCacheIsRefusedAsCorrupt() throws {
@@ -81,14 +81,14 @@ import Testing
         let cache = try ResponseCache.open(path: path)
         try cache.store(entry("old", bytes: 10, at: 0))
         try cache.store(entry("new", bytes: 20, at: 86_400))
-        try cache.store(entry("post", bytes: 40, at: 86_400, api: .reddit))
-        try cache.recordUse(.miss, api: .swapi, key: "old", at: start)
-        try cache.recordUse(.hit, api: .swapi, key: "old", at: start)
-        try cache.recordUse(.revalidation, api: .swapi, key: "old", at: start)
-        try cache.recordUse(.hit, api: .reddit, key: "post", at: start)
+        try cache.store(entry("post", bytes: 40, at: 86_400, service: "reddit"))
+        try cache.recordUse(.miss, service: "swapi", key: "old", at: start)
+        try cache.recordUse(.hit, service: "swapi", key: "old", at: start)
+        try cache.recordUse(.revalidation, service: "swapi", key: "old", at: start)
+        try cache.recordUse(.hit, service: "reddit", key: "post", at: start)
 
         let statistics = try cache.statistics()
-        let swapi = try #require(statistics.apis[.swapi])
+        let swapi = try #require(statistics.services["swapi"])
         #expect(swapi.entries == 2 && swapi.bytes == 30 && swapi.hits == 1 && swapi.misses == 1 && swapi.revalidations == 1)
         #expect(swapi.oldest == start && swapi.newest == start.addingTimeInterval(86_400))
         #expect(swapi.hitRatio == 2.0 / 3.0)
@@ -96,15 +96,17 @@ import Testing
         #expect(statistics.fileBytes > 0)
 
         #expect(try cache.prune(fetchedBefore: start.addingTimeInterval(3600)) == CacheRemoval(entries: 1, bytes: 10))
-        #expect(try cache.clear(api: .reddit) == CacheRemoval(entries: 1, bytes: 40))
+        #expect(try cache.clear(service: "reddit") == CacheRemoval(entries: 1, bytes: 40))
         #expect(try cache.count() == 1 && cache.entry(forKey: "new") != nil)
         #expect(try cache.clear() == CacheRemoval(entries: 1, bytes: 20))
-        #expect(try cache.statistics().apis[.swapi]?.hits == 1, "counters survive a clear: they count since creation")
+        #expect(try cache.statistics().services["swapi"]?.hits == 1, "counters survive a clear: they count since creation")
     }
 
     @Test func statisticsEncodeForScripts() throws {
+        // The client lists every service it reads, used or not (ReaderClient.cacheStatistics).
         var statistics = CacheStatistics(path: "/c", createdAt: start)
-        statistics.apis[.swapi] = .init()
+        statistics.services["swapi"] = .init()
+        statistics.services["reddit"] = .init()
         let json = try #require(try JSONSerialization.jsonObject(with: ReaderJSON.makeEncoder().encode(statistics)) as? [String: Any])
         #expect(Set(json.keys) == ["path", "file_bytes", "created_at", "total", "apis"])
         let apis = try #require(json["apis"] as? [String: Any])

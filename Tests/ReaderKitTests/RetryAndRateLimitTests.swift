@@ -133,11 +133,11 @@ import TestSupport
 
     @Test func rateLimitHeadersParse() {
         let now = Date(timeIntervalSince1970: 0)
-        let state = RateLimitState(host: "www.reddit.com", api: .reddit, headers: ["x-ratelimit-remaining": "0.0", "x-ratelimit-reset": "42"], now: now)
+        let state = RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "0.0", "x-ratelimit-reset": "42"]), now: now)
         #expect(state?.waitBeforeNextRequest(at: now) == 42)
-        #expect(RateLimitState(host: "www.reddit.com", api: .reddit, headers: ["x-ratelimit-remaining": "996.0", "x-ratelimit-reset": "11"], now: now)?
+        #expect(RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "996.0", "x-ratelimit-reset": "11"]), now: now)?
             .waitBeforeNextRequest(at: now) == nil)
-        #expect(RateLimitState(host: "www.reddit.com", api: .reddit, headers: ["x-ratelimit-remaining": "lots"], now: now) == nil)
+        #expect(RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "lots"]), now: now) == nil)
         #expect(ResponseValidator.retryAfterSeconds("Sunday, 06-Nov-94 08:49:37 GMT", now: Date(timeIntervalSince1970: 784_111_717)) == 60)
         #expect(ResponseValidator.retryAfterSeconds("Sun Nov  6 08:49:37 1994", now: Date(timeIntervalSince1970: 784_111_717)) == 60)
     }

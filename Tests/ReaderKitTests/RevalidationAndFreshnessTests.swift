@@ -33,7 +33,7 @@ struct ClientHarness {
 
     func client(freshness: FreshnessPolicy = .default, retryPolicy: RetryPolicy = RetryPolicy(jitter: { 1 }),
                 timeout: Duration = .seconds(60)) -> ReaderClient {
-        let services = ServiceConfiguration(swapiBaseURL: URL(string: server.baseURL + "/api")!, redditBaseURL: URL(string: server.baseURL)!)
+        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!), RedditService(publicBaseURL: URL(string: server.baseURL)!)])
         return ReaderClient(configuration: .init(services: services, cachePath: cachePath, timeout: timeout,
                                                  retryPolicy: retryPolicy, freshness: freshness),
                             sleep: sleeps.function, now: clock.function)
@@ -63,7 +63,7 @@ struct ClientHarness {
         let third = try await client.load(try SWAPI.list(Film.self))
         #expect(third.metadata.source == .cache && harness.server.requests.count == 2)
 
-        let stats = try harness.statistics().apis[.swapi]
+        let stats = try harness.statistics().services["swapi"]
         #expect(stats?.misses == 1 && stats?.revalidations == 1 && stats?.hits == 1 && stats?.entries == 1)
         await client.shutdown()
         await harness.server.shutdown()

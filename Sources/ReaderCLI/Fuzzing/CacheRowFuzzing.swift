@@ -45,7 +45,7 @@ import Foundation
                     _ = limit.lockedOutUntil(at: now).map { RelativeAge.describe(moment: $0, from: now) }
                 }
             }
-            _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", api: .reddit)
+            _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", service: RedditService.name)
         }
         if let statistics = try? cache.statistics() {
             _ = Reader.Cache.Stats.render(statistics, now: now)

@@ -38,39 +38,39 @@ import ArgumentParser
         AnswerFuzzing.run(input)
         guard let (response, _) = AnswerFuzzing.answer(input) else { return [:] }
         return [
-            "films": through(SWAPIPage<Film>.self, response, api: .swapi, render: renderList),
-            "people": through(SWAPIPage<Person>.self, response, api: .swapi, render: renderList),
-            "planets": through(SWAPIPage<Planet>.self, response, api: .swapi, render: renderList),
-            "species": through(SWAPIPage<Species>.self, response, api: .swapi, render: renderList),
-            "starships": through(SWAPIPage<Starship>.self, response, api: .swapi, render: renderList),
-            "vehicles": through(SWAPIPage<Vehicle>.self, response, api: .swapi, render: renderList),
-            "film": through(Film.self, response, api: .swapi, render: renderDetail),
-            "person": through(Person.self, response, api: .swapi, render: renderDetail),
-            "planet": through(Planet.self, response, api: .swapi, render: renderDetail),
-            "species/1": through(Species.self, response, api: .swapi, render: renderDetail),
-            "starship": through(Starship.self, response, api: .swapi, render: renderDetail),
-            "vehicle": through(Vehicle.self, response, api: .swapi, render: renderDetail),
-            "posts": through(RedditListing.self, response, api: .reddit, render: renderListing),
-            "comments": through(RedditCommentPage.self, response, api: .reddit, render: renderComments),
+            "films": through(SWAPIPage<Film>.self, response, service: SWAPIService(), render: renderList),
+            "people": through(SWAPIPage<Person>.self, response, service: SWAPIService(), render: renderList),
+            "planets": through(SWAPIPage<Planet>.self, response, service: SWAPIService(), render: renderList),
+            "species": through(SWAPIPage<Species>.self, response, service: SWAPIService(), render: renderList),
+            "starships": through(SWAPIPage<Starship>.self, response, service: SWAPIService(), render: renderList),
+            "vehicles": through(SWAPIPage<Vehicle>.self, response, service: SWAPIService(), render: renderList),
+            "film": through(Film.self, response, service: SWAPIService(), render: renderDetail),
+            "person": through(Person.self, response, service: SWAPIService(), render: renderDetail),
+            "planet": through(Planet.self, response, service: SWAPIService(), render: renderDetail),
+            "species/1": through(Species.self, response, service: SWAPIService(), render: renderDetail),
+            "starship": through(Starship.self, response, service: SWAPIService(), render: renderDetail),
+            "vehicle": through(Vehicle.self, response, service: SWAPIService(), render: renderDetail),
+            "posts": through(RedditListing.self, response, service: RedditService(), render: renderListing),
+            "comments": through(RedditCommentPage.self, response, service: RedditService(), render: renderComments),
         ]
     }
 
     /// Decodes `response` as `type` as a load does, stores it, reads it back and renders it; or
     /// decides on and presents the failure.
-    static func through<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, api: API,
+    static func through<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, service: any Service,
                                           render: (Value, Data) -> Void) -> Outcome {
         let url = "http://127.0.0.1/fuzz/\(Value.self)"
         do throws(ReaderError) {
-            let value = try ResponseValidator.decode(type, from: response, url: url, now: now)
+            let value = try ResponseValidator.decode(type, from: response, url: url, now: now, service: service)
             render(value, response.body)
-            let entry = CacheEntry(key: url, api: api, url: url, status: response.status, body: response.body,
+            let entry = CacheEntry(key: url, service: service.name, url: url, status: response.status, body: response.body,
                                    contentType: response.headers["Content-Type"], etag: response.headers["ETag"],
                                    lastModified: response.headers["Last-Modified"], cacheControl: response.headers["Cache-Control"],
                                    fetchedAt: now)
             guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return "ok" }
             return readBack(type, key: url, from: cache, afterStoring: entry, render: render)
         } catch {
-            present(error)
+            present(error.answered(by: service))
             return error.code.description
         }
     }
@@ -86,7 +86,8 @@ import ArgumentParser
             if let entry { try cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
             guard let stored = try cache.entry(forKey: key) else { return "none" }
             let freshness = FreshnessPolicy.default
-            _ = (freshness.isFresh(stored, at: now), freshness.mayServeStale(stored, at: now), freshness.lifetime(of: stored))
+            let rule = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
+            _ = (freshness.isFresh(stored, rule: rule, at: now), freshness.mayServeStale(stored, at: now), freshness.lifetime(of: stored, rule: rule))
             _ = RelativeAge.describe(seconds: stored.ageSeconds(at: now))
             _ = ReaderJSON.formatTimestamp(stored.fetchedAt)
             guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: stored.body) else { return "none" }

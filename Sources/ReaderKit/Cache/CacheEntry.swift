@@ -7,7 +7,8 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
 
     /// The normalised URL (see ``CacheKey``).
     public var key: String
-    public var api: API
+    /// The service that answered.
+    public var service: ServiceName
     /// The URL as requested.
     public var url: String
     public var status: Int
@@ -23,19 +24,25 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// The body's size in bytes, kept so that the cache's size is a sum over an integer column.
     public private(set) var bodySize: Int
 
+    /// The columns keep their first names: the service's is `api`, so that files written before
+    /// services were named keep every entry.
+    enum CodingKeys: String, CodingKey {
+        case key, service = "api", url, status, body, contentType, etag, lastModified, cacheControl, fetchedAt, lastUsedAt, bodySize
+    }
+
     public enum Columns {
         public static let key = Column(CodingKeys.key)
-        public static let api = Column(CodingKeys.api)
+        public static let service = Column(CodingKeys.service)
         public static let fetchedAt = Column(CodingKeys.fetchedAt)
         public static let lastUsedAt = Column(CodingKeys.lastUsedAt)
         public static let bodySize = Column(CodingKeys.bodySize)
     }
 
-    public init(key: String, api: API, url: String, status: Int, body: Data, contentType: String? = nil,
+    public init(key: String, service: ServiceName, url: String, status: Int, body: Data, contentType: String? = nil,
                 etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil, fetchedAt: Date,
                 lastUsedAt: Date? = nil) {
         self.key = key
-        self.api = api
+        self.service = service
         self.url = url
         self.status = status
         self.body = body
@@ -70,7 +77,7 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
     }
 }
 
-extension API: DatabaseValueConvertible {}
+extension ServiceName: DatabaseValueConvertible {}
 
 /// The key a response is cached under: its URL, normalised so that the same request always finds
 /// the same entry (scheme and host lowercased, default port and fragment dropped, query sorted).

@@ -48,17 +48,18 @@ public struct CacheStatistics: Sendable, Equatable, Encodable {
     public var fileBytes = 0
     /// When the cache file was created (for a cache made before reader 0.2, its oldest entry).
     public var createdAt: Date?
-    /// Each API's share; an API never used is absent.
-    public var apis: [API: APIStatistics] = [:]
+    /// Each service's share: the services with entries or counts in the file, and those the
+    /// client has registered (at zero when unused), so that a script can index without checking.
+    public var services: [ServiceName: APIStatistics] = [:]
 
     public init(path: String, createdAt: Date? = nil) {
         self.path = path
         self.createdAt = createdAt
     }
 
-    /// The sums over every API.
+    /// The sums over every service.
     public var total: APIStatistics {
-        apis.values.reduce(into: APIStatistics()) { total, api in
+        services.values.reduce(into: APIStatistics()) { total, api in
             total.entries += api.entries
             total.bytes += api.bytes
             total.hits += api.hits
@@ -81,13 +82,13 @@ public struct CacheStatistics: Sendable, Equatable, Encodable {
         try container.encode(fileBytes, forKey: .fileBytes)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(total, forKey: .total)
-        // Every API appears, used or not, so that a script can index without checking.
-        let byName = Dictionary(uniqueKeysWithValues: API.allCases.map { ($0.rawValue, apis[$0] ?? APIStatistics()) })
+        // Keyed `apis`, as scripts written before services were named read it.
+        let byName = Dictionary(uniqueKeysWithValues: services.map { ($0.key.rawValue, $0.value) })
         try container.encode(byName, forKey: .apis)
     }
 }
 
-/// How a load used the cache, as counted by ``ResponseCache/recordUse(_:api:key:at:)``.
+/// How a load used the cache, as counted by ``ResponseCache/recordUse(_:service:key:at:)``.
 public enum CacheUse: Sendable, Equatable {
     /// Answered from the cache without the network.
     case hit
@@ -97,7 +98,7 @@ public enum CacheUse: Sendable, Equatable {
     case revalidation
 }
 
-/// What ``ResponseCache/clear(api:)`` or ``ResponseCache/prune(fetchedBefore:api:)`` removed.
+/// What ``ResponseCache/clear(service:)`` or ``ResponseCache/prune(fetchedBefore:service:)`` removed.
 public struct CacheRemoval: Sendable, Equatable, Encodable {
     public var entries: Int
     public var bytes: Int

@@ -6,17 +6,17 @@ import Foundation
 /// An entry's lifetime is decided in this order; the first that applies wins:
 /// 1. ``maximumAge`` (`--max-age`), given by the user.
 /// 2. The response's `Cache-Control`: `no-cache` makes it never fresh; `max-age=N` gives N seconds,
-///    but never less than the API's ``Rule/minimumLifetime``.
-/// 3. The API's ``Rule/defaultLifetime``.
+///    but never less than the service's ``Rule/minimumLifetime``.
+/// 3. The service's ``Rule/defaultLifetime``.
 ///
-/// SWAPI sends no freshness information and its data does not change: a day. Reddit sends
-/// `max-age=0, must-revalidate` on everything yet rate-limits anonymous clients hard: its floor of
-/// a minute means that running the same command twice does not cost a request. `must-revalidate`
-/// is not obeyed for failures: a copy is still served when the network fails, always with a
+/// Each service gives its rule (``Service/freshness``): an API that sends no freshness
+/// information and whose data does not change may say a day; one that sends `max-age=0` on
+/// everything yet rate-limits hard may set a floor of a minute, so that running the same command
+/// twice does not cost a request. `must-revalidate` is not obeyed for failures: a copy is still served when the network fails, always with a
 /// notice, and ``maximumStale`` (`--max-stale`) bounds how old that copy may be.
 /// A `no-store` response is never written.
 public struct FreshnessPolicy: Sendable, Equatable {
-    /// One API's lifetimes.
+    /// One service's lifetimes.
     public struct Rule: Sendable, Equatable {
         /// The lifetime when the response says nothing.
         public var defaultLifetime: Duration
@@ -29,47 +29,32 @@ public struct FreshnessPolicy: Sendable, Equatable {
         }
     }
 
-    public var swapi: Rule
-    public var reddit: Rule
     /// `--max-age`: when set, an entry is fresh exactly while it is younger than this.
     public var maximumAge: Duration?
     /// `--max-stale`: when set, a copy older than this is never served, even when the network fails.
     public var maximumStale: Duration?
 
-    /// SWAPI a day; Reddit a minute, and at least a minute.
-    public static let `default` = FreshnessPolicy(
-        swapi: Rule(defaultLifetime: .seconds(86_400)),
-        reddit: Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60)))
+    /// Each service's own rule, with neither bound.
+    public static let `default` = FreshnessPolicy()
 
-    public init(swapi: Rule, reddit: Rule, maximumAge: Duration? = nil, maximumStale: Duration? = nil) {
-        self.swapi = swapi
-        self.reddit = reddit
+    public init(maximumAge: Duration? = nil, maximumStale: Duration? = nil) {
         self.maximumAge = maximumAge
         self.maximumStale = maximumStale
     }
 
-    /// The rule for `api`.
-    public func rule(for api: API) -> Rule {
-        switch api {
-        case .swapi: swapi
-        case .reddit: reddit
-        }
-    }
-
-    /// How long `entry` stays fresh after its `fetchedAt`.
-    public func lifetime(of entry: CacheEntry) -> Duration {
+    /// How long `entry` stays fresh after its `fetchedAt`, under its service's `rule`.
+    public func lifetime(of entry: CacheEntry, rule: Rule) -> Duration {
         if let maximumAge { return maximumAge }
         let control = CacheControl(entry.cacheControl)
         if control.noCache { return .zero }
-        let rule = rule(for: entry.api)
         if let maxAge = control.maxAge { return max(.seconds(maxAge), rule.minimumLifetime) }
         return rule.defaultLifetime
     }
 
-    /// Whether `entry` may be served at `now` without the network.
-    public func isFresh(_ entry: CacheEntry, at now: Date) -> Bool {
+    /// Whether `entry` may be served at `now` without the network, under its service's `rule`.
+    public func isFresh(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
         let age = now.timeIntervalSince(entry.fetchedAt)
-        return age >= 0 && age < lifetime(of: entry).inSeconds
+        return age >= 0 && age < lifetime(of: entry, rule: rule).inSeconds
     }
 
     /// Whether `entry` is young enough to be served in place of an error, or offline.

@@ -12,11 +12,11 @@ import CReaderSQLite
 /// - ``open(path:)``
 /// - ``entry(forKey:)``
 /// - ``store(_:sizeLimit:)``
-/// - ``recordUse(_:api:key:at:)``
+/// - ``recordUse(_:service:key:at:)``
 /// - ``markRevalidated(key:at:etag:lastModified:cacheControl:)``
 /// - ``deleteEntry(forKey:)``
-/// - ``clear(api:)``
-/// - ``prune(fetchedBefore:api:)``
+/// - ``clear(service:)``
+/// - ``prune(fetchedBefore:service:)``
 /// - ``statistics()``
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
@@ -369,7 +369,7 @@ public struct ResponseCache: Sendable {
     /// - Parameters:
     ///   - use: whether the cache answered, the network did, or a `304` confirmed the copy.
     ///   - key: the entry used, if one was.
-    public func recordUse(_ use: CacheUse, api: API, key: String?, at now: Date) throws(CacheFailure) {
+    public func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) throws(CacheFailure) {
         try checkWritable()
         try run {
             try writer.write { db in
@@ -384,7 +384,7 @@ public struct ResponseCache: Sendable {
                     ON CONFLICT(api) DO UPDATE SET \(column) =
                         CASE WHEN typeof(\(column)) = 'integer' AND \(column) BETWEEN 0 AND 999999999999999 THEN \(column) + 1
                              ELSE 1 END
-                    """, arguments: [api.rawValue])
+                    """, arguments: [service.rawValue])
             }
         }
     }
@@ -420,29 +420,29 @@ public struct ResponseCache: Sendable {
     /// Deletes every entry, or those of one API, and gives the space back to the file system.
     /// Rows whose values are damaged go too: nothing is decoded.
     /// - Returns: how many entries and body bytes were removed.
-    public func clear(api: API? = nil) throws(CacheFailure) -> CacheRemoval {
+    public func clear(service: ServiceName? = nil) throws(CacheFailure) -> CacheRemoval {
         // A lock-out is state of the same kind: clearing forgets it, so a script is never stuck.
         try run {
             try writer.write { db in
-                if let api {
-                    try db.execute(sql: "DELETE FROM rateLimit WHERE api = ?", arguments: [api.rawValue])
+                if let service {
+                    try db.execute(sql: "DELETE FROM rateLimit WHERE api = ?", arguments: [service.rawValue])
                 } else {
                     try db.execute(sql: "DELETE FROM rateLimit")
                 }
             }
         }
-        guard let api else { return try remove(where: nil, arguments: []) }
-        return try remove(where: "api = ?", arguments: [api.rawValue])
+        guard let service else { return try remove(where: nil, arguments: []) }
+        return try remove(where: "api = ?", arguments: [service.rawValue])
     }
 
     /// Deletes the entries fetched before `date` (optionally of one API), and those whose fetch
     /// time cannot be read (no reader serves them), and gives the space back.
-    public func prune(fetchedBefore date: Date, api: API? = nil) throws(CacheFailure) -> CacheRemoval {
+    public func prune(fetchedBefore date: Date, service: ServiceName? = nil) throws(CacheFailure) -> CacheRemoval {
         var condition = "(\(Self.readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?))"
         var arguments: StatementArguments = [date]
-        if let api {
+        if let service {
             condition += " AND api = ?"
-            arguments += [api.rawValue]
+            arguments += [service.rawValue]
         }
         return try remove(where: condition, arguments: arguments)
     }
@@ -488,18 +488,18 @@ public struct ResponseCache: Sendable {
                     FROM response WHERE typeof(api) = 'text' GROUP BY api
                     """)
                 for row in rows {
-                    guard let api = API(rawValue: row["api"]) else { continue }
-                    statistics.apis[api, default: .init()].entries = row["entries"]
-                    statistics.apis[api, default: .init()].bytes = Self.byteCount(row["bytes"])
-                    statistics.apis[api, default: .init()].oldest = Date.fromDatabaseValue(row["oldest"])
-                    statistics.apis[api, default: .init()].newest = Date.fromDatabaseValue(row["newest"])
+                    guard let service = ServiceName(rawValue: row["api"]) else { continue }
+                    statistics.services[service, default: .init()].entries = row["entries"]
+                    statistics.services[service, default: .init()].bytes = Self.byteCount(row["bytes"])
+                    statistics.services[service, default: .init()].oldest = Date.fromDatabaseValue(row["oldest"])
+                    statistics.services[service, default: .init()].newest = Date.fromDatabaseValue(row["newest"])
                 }
                 let counters = ["hits", "misses", "revalidations"].map(Self.boundedCounter).joined(separator: ", ")
                 for row in try Row.fetchAll(db, sql: "SELECT api, \(counters) FROM usage WHERE typeof(api) = 'text'") {
-                    guard let api = API(rawValue: row["api"]) else { continue }
-                    statistics.apis[api, default: .init()].hits = row["hits"]
-                    statistics.apis[api, default: .init()].misses = row["misses"]
-                    statistics.apis[api, default: .init()].revalidations = row["revalidations"]
+                    guard let service = ServiceName(rawValue: row["api"]) else { continue }
+                    statistics.services[service, default: .init()].hits = row["hits"]
+                    statistics.services[service, default: .init()].misses = row["misses"]
+                    statistics.services[service, default: .init()].revalidations = row["revalidations"]
                 }
                 return statistics
             }
@@ -529,8 +529,8 @@ public struct ResponseCache: Sendable {
 
     /// The rate limit last seen for `api` at `origin` (`https://oauth.reddit.com`), if any. A row that cannot be right (a damaged file's)
     /// is as good as none: a lock-out is never read from nonsense.
-    public func rateLimit(forOrigin origin: String, api: API) throws(CacheFailure) -> RateLimitState? {
-        try rateLimits(matching: RateLimitState.filter(Column("host") == origin.lowercased() && Column("api") == api.rawValue)).first
+    public func rateLimit(forOrigin origin: String, service: ServiceName) throws(CacheFailure) -> RateLimitState? {
+        try rateLimits(matching: RateLimitState.filter(Column("host") == origin.lowercased() && Column("api") == service.rawValue)).first
     }
 
     /// Every rate limit remembered, for `reader status`; damaged rows are left out.

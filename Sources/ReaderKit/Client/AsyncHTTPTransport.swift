@@ -25,7 +25,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
         var configuration = HTTPClient.Configuration()
         let milliseconds = max(1, connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
         configuration.timeout = .init(connect: .milliseconds(milliseconds), read: .milliseconds(milliseconds))
-        // Redirects are followed by ReaderClient, which knows what Reddit's redirects mean.
+        // Redirects are followed by ReaderClient, which asks the service what a redirect means.
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .size(maximumBodySize))
         configuration.httpVersion = .http1Only

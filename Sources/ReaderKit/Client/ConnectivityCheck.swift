@@ -35,7 +35,8 @@ public struct ConnectivityCheck: Sendable, Encodable {
         }
     }
 
-    public var api: API
+    /// The service checked.
+    public var service: ServiceName
     /// The URL requested in the last step.
     public var url: String
     public var steps: [StepResult]
@@ -45,11 +46,12 @@ public struct ConnectivityCheck: Sendable, Encodable {
     /// The first failure, if any.
     public var failure: ReaderError? { steps.first { $0.error != nil }?.error }
 
-    enum CodingKeys: String, CodingKey { case api, url, reachable, steps }
+    /// The service is `api` in `--json`, as scripts written before services were named read it.
+    enum CodingKeys: String, CodingKey { case service = "api", url, reachable, steps }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(api, forKey: .api)
+        try container.encode(service, forKey: .service)
         try container.encode(url, forKey: .url)
         try container.encode(isReachable, forKey: .reachable)
         try container.encode(steps, forKey: .steps)
@@ -57,17 +59,17 @@ public struct ConnectivityCheck: Sendable, Encodable {
 }
 
 extension ReaderClient {
-    /// Checks one service: resolves its host, connects to it, and sends the request a reader
-    /// would send first (SWAPI's root, Reddit's front page with one post), bypassing the cache.
-    /// Every step is bounded by `timeout`.
-    public func checkConnectivity(of api: API, timeout: Duration? = nil) async -> ConnectivityCheck {
-        let base = configuration.services.baseURL(for: api)
-        let probe: URL = switch api {
-        case .swapi: Endpoint<JSONValue>(api: .swapi, path: "").url(in: configuration.services)
-        case .reddit: Endpoint<JSONValue>(api: .reddit, path: "hot.json", query: [
-            URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "raw_json", value: "1")]).url(in: configuration.services)
+    /// Checks one service: resolves its host, connects to it, and sends `probeEndpoint` — the
+    /// request a reader would send first, such as an API's root — bypassing the cache. Every step
+    /// is bounded by `timeout`.
+    public func checkConnectivity(of probeEndpoint: Endpoint<JSONValue>, timeout: Duration? = nil) async -> ConnectivityCheck {
+        guard let service = configuration.services[probeEndpoint.service], let (request, probe) = probeEndpoint.request(for: service) else {
+            return ConnectivityCheck(service: probeEndpoint.service, url: "", steps: [.init(
+                step: .resolve, milliseconds: 0, detail: "not configured",
+                error: .invalidConfiguration("no service named \(probeEndpoint.service) is configured"))])
         }
-        var check = ConnectivityCheck(api: api, url: probe.absoluteString, steps: [])
+        let base = service.baseURL
+        var check = ConnectivityCheck(service: service.name, url: probe.absoluteString, steps: [])
         let host = base.host ?? ""
         let port = base.port ?? (base.scheme == "https" ? 443 : 80)
         let limit = timeout ?? configuration.timeout
@@ -102,13 +104,14 @@ extension ReaderClient {
         // 3. One HTTP request through the pipeline's status check.
         started = ContinuousClock.now
         do throws(ReaderError) {
-            let response = try await probeRequest(probe, api: api, deadline: ContinuousClock.now.advanced(by: limit))
-            try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: now())
+            let response = try await send(probe, service: service, headers: request.headers,
+                                          deadline: ContinuousClock.now.advanced(by: limit)).0
+            try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: now(), service: service)
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds,
                                      detail: "\(response.status) \(HTTPStatusName.phrase(for: response.status)), \(response.body.count) bytes"))
         } catch {
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds, detail: "GET \(probe.absoluteString)",
-                                     error: error.answered(by: api)))
+                                     error: error.answered(by: service).redacting(secrets)))
         }
         return check
     }
@@ -163,11 +166,4 @@ extension ReaderClient {
 
 extension ContinuousClock.Instant {
     var elapsedMilliseconds: Double { duration(to: .now).inSeconds * 1000 }
-}
-
-extension ReaderClient {
-    /// One GET as a load sends it (headers, redirects, rate limits), without cache or retry.
-    func probeRequest(_ url: URL, api: API, deadline: ContinuousClock.Instant) async throws(ReaderError) -> HTTPResponse {
-        try await send(url, api: api, conditions: HeaderFields(), deadline: deadline).0
-    }
 }

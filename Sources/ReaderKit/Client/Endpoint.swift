@@ -1,43 +1,59 @@
 import Foundation
 
-/// The two services ReaderKit reads.
-public enum API: String, Sendable, Codable, CaseIterable {
-    case swapi
-    case reddit
-}
-
-/// A request as a value: which API, which path, which query, and the type the answer decodes to.
+/// A request as a value: which service, which path, which query, and the type the answer decodes to.
 ///
-/// Build endpoints with ``SWAPI`` and ``Reddit``; they validate their arguments before any
-/// request is made.
+/// A service's endpoint builders (``SWAPI``, ``Reddit``, or your own) validate their arguments
+/// before any request is made. The URL is made by the client, once the service has adapted the
+/// request (``Service/adapt(_:)``).
 public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
-    public var api: API
-    /// The path below the API's base URL, such as `films/1/` or `r/swift/hot.json`.
+    /// The service, by the name it is registered under in ``ServiceConfiguration``.
+    public var service: ServiceName
+    /// The path below the service's base URL, such as `films/1/` or `r/swift/hot.json`.
     public var path: String
     /// The query, in order.
     public var query: [URLQueryItem]
 
-    public init(api: API, path: String, query: [URLQueryItem] = []) {
-        self.api = api
+    public init(service: ServiceName, path: String, query: [URLQueryItem] = []) {
+        self.service = service
         self.path = path
         self.query = query
     }
 
-    /// The full URL against the configured base.
-    public func url(in configuration: ServiceConfiguration) -> URL {
-        var text = configuration.baseURL(for: api).absoluteString
+    /// The request as `service` adapts it, and its full URL against the service's base: nil when
+    /// `service` is not this endpoint's.
+    public func request(for service: any Service) -> (request: ServiceRequest, url: URL)? {
+        guard service.name == self.service else { return nil }
+        var request = ServiceRequest(path: path, query: query, headers: HeaderFields([
+            (name: "Accept", value: "application/json"), (name: "User-Agent", value: "ReaderKit/\(ReaderKitVersion.string)"),
+        ]))
+        service.adapt(&request)
+        var text = service.baseURL.absoluteString
         if !text.hasSuffix("/") { text += "/" }
-        // The OAuth host serves the same listings without the `.json` the public site needs.
-        text += api == .reddit && configuration.redditCredentials != nil && path.hasSuffix(".json") ? String(path.dropLast(5)) : path
-        let encoded = query.map { "\(Self.percentEncode($0.name))=\(Self.percentEncode($0.value ?? ""))" }
+        var path = Substring(request.path)
+        while path.hasPrefix("/") { path = path.dropFirst() }
+        text += Self.encodePath(path)
+        let encoded = request.query.map { "\(Self.percentEncode($0.name))=\(Self.percentEncode($0.value ?? ""))" }
         if !encoded.isEmpty { text += "?" + encoded.joined(separator: "&") }
-        // Every part was percent-encoded above, so this cannot fail for a valid base URL.
-        return URL(string: text)!
+        guard let url = URL(string: text) else { return nil }
+        return (request, url)
+    }
+
+    /// The full URL in `configuration`; nil when the service is not registered there.
+    public func url(in configuration: ServiceConfiguration) -> URL? {
+        configuration[service].flatMap { request(for: $0)?.url }
+    }
+
+    /// A path as it is sent: characters a URL cannot hold are percent-encoded, `/` and what a
+    /// path may hold are kept, so `films/1/` and `r/swift/hot.json` are sent as written.
+    static func encodePath(_ path: Substring) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~/!$&'()*+,;=:@%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     /// Encodes everything but RFC 3986's unreserved characters, so `+`, `&` and `=` in a search
     /// reach the server as themselves.
-    static func percentEncode(_ text: String) -> String {
+    public static func percentEncode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""

@@ -1,8 +1,7 @@
 import Foundation
 import GRDB
 
-/// A rate limit as a server announced it: Reddit's `X-Ratelimit-Remaining` and
-/// `X-Ratelimit-Reset` (seconds until the window resets), for one API at one origin.
+/// A rate limit as a server announced it (``Service/rateLimit(in:)``), for one service at one origin.
 ///
 /// Kept in the cache file so that a script running `reader` in a loop does not spend a limit
 /// that an earlier run already used up: when nothing remains, the next request to that host waits
@@ -20,7 +19,8 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// The origin whose limit this is, as ``Origin`` writes it (`https://oauth.reddit.com`,
     /// `http://127.0.0.1:8080`).
     public var host: String
-    public var api: API
+    /// The service whose limit this is.
+    public var service: ServiceName
     /// Requests left in the current window.
     public var remaining: Double
     /// When the window resets.
@@ -28,24 +28,25 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// When the server said so.
     public var observedAt: Date
 
-    public init(host: String, api: API, remaining: Double, resetAt: Date, observedAt: Date) {
+    /// The column keeps its first name, `api`: files written before services were named keep their rows.
+    enum CodingKeys: String, CodingKey {
+        case host, service = "api", remaining, resetAt, observedAt
+    }
+
+    public init(host: String, service: ServiceName, remaining: Double, resetAt: Date, observedAt: Date) {
         self.host = host.lowercased()
-        self.api = api
+        self.service = service
         self.remaining = remaining
         self.resetAt = resetAt
         self.observedAt = observedAt
     }
 
-    /// Reads the headers of a response from `host` (an origin) received at `now`; nil when they are absent or
-    /// unreadable. A reset further away than ``maximumWindow`` is read as that.
-    public init?(host: String, api: API, headers: HeaderFields, now: Date) {
-        guard let remainingText = headers["X-Ratelimit-Remaining"], remainingText.utf8.count <= 32,
-              let remaining = Double(remainingText.trimmingCharacters(in: .whitespaces)),
-              let resetText = headers["X-Ratelimit-Reset"], resetText.utf8.count <= 32,
-              let reset = Double(resetText.trimmingCharacters(in: .whitespaces)),
-              remaining.isFinite, reset.isFinite, reset >= 0, OutsideNumbers.isPlausible(now) else { return nil }
-        self.init(host: host, api: api, remaining: remaining,
-                  resetAt: now.addingTimeInterval(min(reset, Self.maximumWindow)), observedAt: now)
+    /// What `announcement` says of `service` at `host` (an origin), received at `now`; nil when
+    /// there is none. A reset further away than ``maximumWindow`` is read as that.
+    public init?(host: String, service: ServiceName, announcement: RateLimitAnnouncement?, now: Date) {
+        guard let announcement, OutsideNumbers.isPlausible(now) else { return nil }
+        self.init(host: host, service: service, remaining: announcement.remaining,
+                  resetAt: now.addingTimeInterval(min(announcement.secondsUntilReset, Self.maximumWindow)), observedAt: now)
     }
 
     /// How long to wait before the next request at `now`: nil when a request may go now. Never
@@ -57,10 +58,10 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
         return min(wait, Self.maximumWindow)
     }
 
-    /// The wait the headers of an answer announce when nothing remains (for `Retry-After`'s
-    /// absence): nil when something remains or the headers say nothing readable.
-    public static func wait(announcedBy headers: HeaderFields, now: Date) -> TimeInterval? {
-        RateLimitState(host: "", api: .reddit, headers: headers, now: now)?.waitBeforeNextRequest(at: now)
+    /// The wait `announcement` means when nothing remains (for `Retry-After`'s absence): nil when
+    /// something remains or there is no announcement.
+    public static func wait(announcedBy announcement: RateLimitAnnouncement?, now: Date) -> TimeInterval? {
+        RateLimitState(host: "-", service: "any", announcement: announcement, now: now)?.waitBeforeNextRequest(at: now)
     }
 
     /// Whether a row read back from the cache file can be right: instants a calendar can show and

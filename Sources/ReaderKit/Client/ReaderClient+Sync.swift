@@ -176,96 +176,10 @@ public struct SyncReport: Sendable {
 }
 
 extension ReaderClient {
-    /// Fills the cache with all of SWAPI: every page of every collection, then every resource on
-    /// its own, so that every SWAPI command works with `--offline` afterwards. Fresh copies are
-    /// not asked for again; stale ones are revalidated.
-    ///
-    /// It runs as background work: failures are counted into the report, never thrown. Progress
-    /// comes in three phases, each with a total known when it starts, so that no total grows:
-    /// `swapi, first pages` (one a collection, which tell how many pages there are),
-    /// `swapi, more pages`, and `swapi, resources` (every resource the pages list).
-    public func syncSWAPI(options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil) async -> SyncReport {
-        var report = SyncReport()
-        var backgroundOptions = options
-        backgroundOptions.mode = .background
-        let background = backgroundOptions
-        let collections = SWAPICollection.allCases
-
-        let firstPages = await runConcurrently(collections.map { collection in
-            { @Sendable in await self.syncPage(of: collection, page: 1, options: background) }
-        }, phase: "swapi, first pages", progress: progress)
-        var morePages: [(collection: SWAPICollection, page: Int)] = []
-        var links: [String] = []
-        for (collection, first) in zip(collections, firstPages) {
-            report.count(first.outcome, subject: "\(collection.rawValue) page 1")
-            if case .failed(let error) = first.outcome {
-                report.markNotRead(collection.rawValue, because: error)
-                continue
-            }
-            links += first.links
-            if first.pageCount > 1 { morePages += (2...first.pageCount).map { (collection, $0) } }
-        }
-
-        let pages = await runConcurrently(morePages.map { item in
-            { @Sendable in await self.syncPage(of: item.collection, page: item.page, options: background) }
-        }, phase: "swapi, more pages", progress: progress)
-        for (item, page) in zip(morePages, pages) {
-            report.count(page.outcome, subject: "\(item.collection.rawValue) page \(item.page)")
-            if case .failed = page.outcome { report.markPageFailed(of: item.collection.rawValue) } else { links += page.links }
-        }
-
-        var items: [Endpoint<SWAPINamedResource>] = []
-        for link in links {
-            if let endpoint = SWAPI.endpoint(forLink: link) { items.append(endpoint); continue }
-            // A link that is no resource of this API (another host's, an id that is no number)
-            // is not followed; it is counted, so that a sync that skipped it is not "complete".
-            report.count(.failed(Self.unfollowable(link, as: "a SWAPI resource")), subject: TerminalText.sanitise(link, maxLength: 60))
-        }
-        let outcomes = await loadConcurrently(items, options: background, progress: Self.phased(progress, "swapi, resources"),
-                                              counting: LoadProgress(completed: 0, total: items.count))
-        for (endpoint, outcome) in zip(items, outcomes) {
-            report.count(outcome, subject: Self.subject(of: endpoint))
-        }
-        return report
-    }
-
-    /// One page of a SWAPI collection as a sync reads it: what it came to, the resources it
-    /// lists, and (for the first page) how many pages the collection has.
-    private struct SyncedPage: Sendable {
-        var outcome: SyncReport.Outcome
-        var links: [String] = []
-        var pageCount = 0
-    }
-
-    private func syncPage(of collection: SWAPICollection, page: Int, options: LoadOptions) async -> SyncedPage {
-        switch collection {
-        case .films: await syncPage(Film.self, page: page, options: options)
-        case .people: await syncPage(Person.self, page: page, options: options)
-        case .planets: await syncPage(Planet.self, page: page, options: options)
-        case .species: await syncPage(Species.self, page: page, options: options)
-        case .starships: await syncPage(Starship.self, page: page, options: options)
-        case .vehicles: await syncPage(Vehicle.self, page: page, options: options)
-        }
-    }
-
-    private func syncPage<Resource: SWAPIResource>(_ type: Resource.Type, page: Int, options: LoadOptions) async -> SyncedPage {
-        let result: Result<Loaded<SWAPIPage<Resource>>, LoadFailure>
-        do throws(LoadFailure) {
-            let endpoint: Endpoint<SWAPIPage<Resource>>
-            do { endpoint = try SWAPI.list(Resource.self, page: page) } catch { throw LoadFailure(error: error, decision: .alert) }
-            result = .success(try await load(endpoint, options: options))
-        } catch {
-            result = .failure(error)
-        }
-        guard case .success(let loaded) = result else { return SyncedPage(outcome: SyncReport.Outcome(result)) }
-        return SyncedPage(outcome: SyncReport.Outcome(result), links: loaded.value.results.map(\.url),
-                          pageCount: page == 1 ? SWAPI.pageCount(of: loaded.value) : 0)
-    }
-
     /// Runs `jobs` with at most ``Configuration/maximumConcurrentRequests`` at once, reporting
     /// `phase` with its total from the start.
     /// - Returns: one result per job, in the order given.
-    private func runConcurrently<T: Sendable>(_ jobs: [@Sendable () async -> T], phase: String,
+    func runConcurrently<T: Sendable>(_ jobs: [@Sendable () async -> T], phase: String,
                                                progress: ProgressHandler?) async -> [T] {
         guard !jobs.isEmpty else { return [] }
         let width = configuration.maximumConcurrentRequests
@@ -292,7 +206,7 @@ extension ReaderClient {
     }
 
     /// `progress`, with every report marked as of `phase`.
-    private static func phased(_ progress: ProgressHandler?, _ phase: String) -> ProgressHandler? {
+    static func phased(_ progress: ProgressHandler?, _ phase: String) -> ProgressHandler? {
         guard let progress else { return nil }
         return { report in
             var marked = report
@@ -301,54 +215,9 @@ extension ReaderClient {
         }
     }
 
-    /// What a request is for, as a failure group names it: `people/17`, `post 2xmo63`, `r/swift`.
-    static func subject<Value>(of endpoint: Endpoint<Value>) -> String {
-        switch endpoint.api {
-        case .swapi: endpoint.path.split(separator: "/").joined(separator: "/")
-        case .reddit: RedditAnswer.subject(ofURL: endpoint.path)
-        }
-    }
-
-    /// Fills the cache with the given subreddits' listings (as `reader posts SUBREDDIT` reads
-    /// them) and each listed post's comments (as `reader comments ID` reads them).
-    ///
-    /// Progress comes in two phases, each with its total known when it starts:
-    /// `reddit, listings` and `reddit, comments` (every post the listings hold).
-    /// - Throws: ``ReaderError/invalidArgument(_:)`` for a name Reddit cannot have, before any request.
     /// The failure a sync counts for a link or id an answer gave that cannot be followed.
     static func unfollowable(_ text: String, as kind: String) -> ReaderError {
         .decoding(DecodingFailure(.invalidValue, codingPath: "", detail: "\(TerminalText.sanitise(text, maxLength: 200)) is not \(kind)",
                                   url: ""))
-    }
-
-    public func syncReddit(subreddits: [String], options: LoadOptions = LoadOptions(),
-                           progress: ProgressHandler? = nil) async throws(ReaderError) -> SyncReport {
-        let names = try subreddits.map { (name) throws(ReaderError) in try Reddit.validatedSubreddit(name) }
-        let listings = try names.map { (name) throws(ReaderError) in try Reddit.posts(subreddit: name) }
-        var report = SyncReport()
-        var background = options
-        background.mode = .background
-        var threads: [Endpoint<RedditCommentPage>] = []
-        progress?(LoadProgress(completed: 0, total: listings.count, phase: "reddit, listings"))
-        for (index, (name, listing)) in zip(names, listings).enumerated() {
-            let outcome: Result<Loaded<RedditListing>, LoadFailure>
-            do throws(LoadFailure) { outcome = .success(try await load(listing, options: background)) } catch { outcome = .failure(error) }
-            report.count(outcome, subject: "r/\(name)")
-            progress?(LoadProgress(completed: index + 1, total: listings.count, phase: "reddit, listings"))
-            switch outcome {
-            case .failure(let failure): report.markNotRead("r/\(name)", because: failure.error)
-            case .success(let page):
-                for post in page.value.posts {
-                    if let thread = try? Reddit.comments(post: post.id) { threads.append(thread); continue }
-                    report.count(.failed(Self.unfollowable(post.id, as: "a post id")), subject: TerminalText.sanitise(post.id, maxLength: 60))
-                }
-            }
-        }
-        let outcomes = await loadConcurrently(threads, options: background, progress: Self.phased(progress, "reddit, comments"),
-                                              counting: LoadProgress(completed: 0, total: threads.count))
-        for (endpoint, outcome) in zip(threads, outcomes) {
-            report.count(outcome, subject: Self.subject(of: endpoint))
-        }
-        return report
     }
 }

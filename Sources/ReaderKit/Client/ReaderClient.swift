@@ -128,7 +128,7 @@ public actor ReaderClient {
         /// names, sync): enough to hide latency, few enough to be polite to a free API.
         public var maximumConcurrentRequests: Int
 
-        public init(services: ServiceConfiguration = ServiceConfiguration(), cachePath: String? = nil,
+        public init(services: ServiceConfiguration = .builtIn, cachePath: String? = nil,
                     timeout: Duration = .seconds(20), retryPolicy: RetryPolicy = .default,
                     freshness: FreshnessPolicy = .default, maximumBodySize: Int = 10 * 1024 * 1024,
                     maximumRedirects: Int = 5, cacheSizeLimit: Int? = 100 * 1024 * 1024,
@@ -159,18 +159,19 @@ public actor ReaderClient {
     private var replacedDamagedCache = false
     /// The last cache failure noted, so that `reader cache …` reports why the cache did not open.
     private var lastCacheFailure: CacheFailure?
-    /// The rate limits last announced, per API and origin (`reddit https://oauth.reddit.com`);
+    /// The rate limits last announced, per service and origin (`reddit https://oauth.reddit.com`);
     /// read from the cache on first use.
     private var rateLimits: [String: RateLimitState?] = [:]
-    /// Reddit's bearer token for this run, once obtained or read from the store.
-    var redditToken: RedditToken? {
-        didSet { if let redditToken { secrets.insert(redditToken.accessToken) } }
-    }
-    /// Every credential this client has held: the app's secret in the forms a server may echo
-    /// it, and each token. A failure's text is shown without them (``ReaderError/redacting(_:)``).
+    /// Every secret this client has held: the authenticators' secrets in the forms a server may
+    /// echo them, and each credential. A failure's text is shown without them
+    /// (``ReaderError/redacting(_:)``).
     var secrets: Set<String> = []
-    /// The token request in flight, shared by the loads that need it.
-    var redditTokenFetch: Task<Result<RedditToken, ReaderError>, Never>?
+    /// The credential each authenticated service's requests carry now, with its version.
+    var credentials: [ServiceName: HeldCredential] = [:]
+    /// The credential requests in flight, one per service, shared by the loads that need it.
+    var credentialFetches: [ServiceName: Task<Result<AuthenticationCredential, ReaderError>, Never>] = [:]
+    /// The last version given to a credential: each credential held gets the next.
+    var credentialVersions = 0
 
     private enum CacheState {
         case unopened
@@ -191,7 +192,7 @@ public actor ReaderClient {
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
-        self.secrets = configuration.services.redditCredentials?.secretForms ?? []
+        self.secrets = configuration.services.secrets
         self.transport = transport
         self.handler = ErrorHandler(retryPolicy: configuration.retryPolicy)
         self.logger = logger
@@ -214,11 +215,15 @@ public actor ReaderClient {
     /// - Returns: the decoded value, its bytes, and where they came from.
     /// - Throws: ``LoadFailure`` when the ErrorHandler decides to alert.
     public func load<Value>(_ endpoint: Endpoint<Value>, options: LoadOptions = LoadOptions()) async throws(LoadFailure) -> Loaded<Value> {
-        let url = endpoint.url(in: configuration.services)
+        guard let service = configuration.services[endpoint.service], let (request, url) = endpoint.request(for: service) else {
+            let error = ReaderError.invalidConfiguration("no service named \(endpoint.service) is configured, or its base URL and this path make no URL")
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+        }
         let key = CacheKey.normalise(url)
         let cache = await openCache()
-        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key)
+        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)
         let freshness = configuration.freshness
+        let rule = service.freshness
         let servable = cached.map { freshness.mayServeStale($0.entry, at: now()) } ?? false
 
         switch (options.cacheMode, cached) {
@@ -232,41 +237,44 @@ public actor ReaderClient {
             throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
                               facts: FailureFacts(cachedCopy: .olderThanMaxStale))
         case (.offline, let cached?),
-             (.normal, let cached?) where freshness.isFresh(cached.entry, at: now()):
-            await record(.hit, api: endpoint.api, key: key)
-            return loaded(cached.value, from: cached.entry, errorCode: nil)
+             (.normal, let cached?) where freshness.isFresh(cached.entry, rule: rule, at: now()):
+            await record(.hit, service: endpoint.service, key: key)
+            return loaded(cached.value, from: cached.entry, rule: rule, errorCode: nil)
         default:
             break
         }
 
         let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
-        let usesToken = endpoint.api == .reddit && configuration.services.redditCredentials != nil
+        let authenticator = service.authenticator
+        let usesToken = authenticator != nil
         var tokenWasRenewed = false
         var copyDeleted = false
         var attempt = 0
+        /// The credential the last attempt carried, to renew only that one on a refusal.
+        var credential: HeldCredential?
         while true {
             attempt += 1
             let error: ReaderError
             // The token request is a POST, made before the GET: its failures are not retried as a GET's are.
             var isIdempotent = true
             do throws(ReaderError) {
-                var bearerToken: String?
-                if usesToken {
+                if let authenticator {
                     isIdempotent = false
-                    bearerToken = try await redditBearerToken(deadline: deadline)
+                    credential = try await currentCredential(for: service.name, authenticator, deadline: deadline)
                     isIdempotent = true
                 }
-                switch try await fetch(endpoint, url: url, key: key, deadline: deadline, revalidating: cached?.entry, bearerToken: bearerToken) {
+                switch try await fetch(endpoint, service: service, request: request, url: url, key: key, deadline: deadline,
+                                       revalidating: cached?.entry, credential: credential) {
                 case .body(let result):
-                    await record(.miss, api: endpoint.api, key: key)
+                    await record(.miss, service: endpoint.service, key: key)
                     return result
                 case .notModified(let response):
                     guard let cached else { throw ReaderError.bug("304 Not Modified to a request without validators") }
-                    return await revalidated(cached, by: response, key: key)
+                    return await revalidated(cached, by: response, key: key, rule: rule)
                 }
             } catch let failure {
                 // A server may echo what it was sent: never show a credential back.
-                error = failure.answered(by: endpoint.api).redacting(secrets)
+                error = failure.answered(by: service).redacting(secrets)
             }
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
@@ -282,7 +290,7 @@ public actor ReaderClient {
                 decision = then
             }
             if case .reset(.renewToken, let then) = decision {
-                discardRedditToken()
+                if let authenticator, let credential { discardCredential(credential, of: service.name, authenticator) }
                 tokenWasRenewed = true
                 decision = then
             }
@@ -298,14 +306,14 @@ public actor ReaderClient {
                 do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
-                await record(.hit, api: endpoint.api, key: key)
-                var result = loaded(copy.value, from: copy.entry, errorCode: error.code)
+                await record(.hit, service: endpoint.service, key: key)
+                var result = loaded(copy.value, from: copy.entry, rule: rule, errorCode: error.code)
                 result.servedInsteadOf = error
                 await notices.post(Notice(kind: .staleData, code: error.code, message:
                     "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
                 return result
             default:
-                await record(.miss, api: endpoint.api, key: key)
+                await record(.miss, service: endpoint.service, key: key)
                 if let copy = cached, !servable, ErrorHandler.mayServeStale(error) {
                     await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
                         "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
@@ -327,17 +335,19 @@ public actor ReaderClient {
 
     /// One attempt: the network (conditional when a copy with validators exists), validation,
     /// decoding, then the cache.
-    private func fetch<Value>(_ endpoint: Endpoint<Value>, url: URL, key: String, deadline: ContinuousClock.Instant,
-                              revalidating copy: CacheEntry?, bearerToken: String?) async throws(ReaderError) -> FetchOutcome<Value> {
-        var conditions = HeaderFields()
-        if let etag = copy?.etag { conditions.add("If-None-Match", etag) }
-        if let lastModified = copy?.lastModified { conditions.add("If-Modified-Since", lastModified) }
-        let (response, finalURL) = try await send(url, api: endpoint.api, conditions: conditions, deadline: deadline, bearerToken: bearerToken)
-        if response.status == 304, !conditions.fields.isEmpty { return .notModified(response) }
+    private func fetch<Value>(_ endpoint: Endpoint<Value>, service: any Service, request: ServiceRequest, url: URL, key: String,
+                              deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?,
+                              credential: HeldCredential?) async throws(ReaderError) -> FetchOutcome<Value> {
+        var headers = request.headers
+        let conditional = copy?.etag != nil || copy?.lastModified != nil
+        if let etag = copy?.etag { headers.add("If-None-Match", etag) }
+        if let lastModified = copy?.lastModified { headers.add("If-Modified-Since", lastModified) }
+        let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential)
+        if response.status == 304, conditional { return .notModified(response) }
         let shownURL = finalURL.absoluteString
-        let value = try ResponseValidator.decode(Value.self, from: response, url: shownURL, now: now())
+        let value = try ResponseValidator.decode(Value.self, from: response, url: shownURL, now: now(), service: service)
         let fetchedAt = now()
-        let entry = CacheEntry(key: key, api: endpoint.api, url: url.absoluteString, status: response.status,
+        let entry = CacheEntry(key: key, service: endpoint.service, url: url.absoluteString, status: response.status,
                                body: response.body, contentType: response.headers["Content-Type"],
                                etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
                                cacheControl: response.headers["Cache-Control"], fetchedAt: fetchedAt)
@@ -355,7 +365,7 @@ public actor ReaderClient {
 
     /// The cached copy, confirmed by a `304`: fresh again from now, with what the `304` said.
     private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse,
-                                    key: String) async -> Loaded<Value> {
+                                    key: String, rule: FreshnessPolicy.Rule) async -> Loaded<Value> {
         let confirmedAt = now()
         var entry = copy.entry
         entry.fetchedAt = confirmedAt
@@ -367,49 +377,44 @@ public actor ReaderClient {
             try cache.markRevalidated(key: key, at: confirmedAt, etag: updated.etag, lastModified: updated.lastModified,
                                       cacheControl: updated.cacheControl)
         }
-        await record(.revalidation, api: entry.api, key: key)
+        await record(.revalidation, service: entry.service, key: key)
         return Loaded(value: copy.value, body: entry.body, metadata: LoadMetadata(
             source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url))
     }
 
-    /// Sends a GET, following redirects. Reddit answers a subreddit that does not exist with a
-    /// redirect to its search page: that is "not found", not a page to follow. `bearerToken` is
-    /// the token a load already obtained; without it, one is obtained here when needed.
-    func send(_ url: URL, api: API, conditions: HeaderFields, deadline: ContinuousClock.Instant,
-              bearerToken: String? = nil) async throws(ReaderError) -> (HTTPResponse, URL) {
+    /// Sends a GET, following redirects within ``Origin/redirect(from:to:)``'s rules. A redirect
+    /// the service reads as an answer (``Service/failure(redirectedTo:from:)``) is that answer. The
+    /// credential goes only to its authenticator's origin; `credential` is the one a load already
+    /// holds, and without it one is obtained here when the origin needs it.
+    func send(_ url: URL, service: any Service, headers: HeaderFields, deadline: ContinuousClock.Instant,
+              credential: HeldCredential? = nil) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = self.transportForUse()
-        let userAgent = api == .reddit ? Reddit.userAgent : "reader/\(ReaderKitVersion.string)"
-        var headers = HeaderFields([(name: "Accept", value: "application/json"), (name: "User-Agent", value: userAgent)] + conditions.fields)
+        var headers = headers
         var current = url
         for _ in 0...configuration.maximumRedirects {
-            if api == .reddit, configuration.services.redditCredentials != nil {
-                // The token goes only to the OAuth origin (scheme, host and port), never to
-                // another port or scheme of its host, nor anywhere a redirect points.
+            if let authenticator = service.authenticator {
+                // The credential goes only to its origin (scheme, host and port), never to another
+                // port or scheme of its host, nor anywhere a redirect points.
                 headers.remove("Authorization")
-                if let origin = Origin(current), origin == Origin(configuration.services.redditOAuthBaseURL) {
-                    let token = if let bearerToken { bearerToken } else { try await redditBearerToken(deadline: deadline) }
-                    headers.add("Authorization", "bearer " + token)
+                if let origin = Origin(current), origin == authenticator.origin {
+                    let held = if let credential { credential } else { try await currentCredential(for: service.name, authenticator, deadline: deadline) }
+                    authenticator.apply(held.credential, to: &headers)
                 }
             }
-            try await waitForRateLimit(of: api, origin: Origin(current)?.description ?? current.host ?? "", deadline: deadline)
+            let origin = Origin(current)?.description ?? current.host ?? ""
+            try await waitForRateLimit(of: service.name, origin: origin, deadline: deadline)
             logger.debug("GET", metadata: ["request.url": "\(current)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
-            await remember(RateLimitState(host: Origin(current)?.description ?? current.host ?? "", api: api,
-                                          headers: response.headers, now: now()))
+            await remember(RateLimitState(host: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now()))
             logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
-            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
+                  let next = URL(string: location, relativeTo: current)?.absoluteURL else {
                 return (response, current)
             }
-            if api == .reddit, location.contains("/subreddits/search") {
-                throw .status(StatusFailure(status: 404, url: current.absoluteString, apiError: APIErrorBody(
-                    reason: "not_found", message: "there is no subreddit by that name", statusInBody: 404)))
-            }
-            guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                return (response, current)
-            }
+            if let failure = service.failure(redirectedTo: next, from: current) { throw .status(failure) }
             if case .refuse(let refusal) = Origin.redirect(from: current, to: next) {
                 throw .transport(.redirectRefused(refusal, from: current, to: next))
             }
@@ -420,34 +425,34 @@ public actor ReaderClient {
 
     /// Never hammers: when the API said nothing remains, waits for its reset if that is within
     /// `--max-wait` and the deadline, and otherwise does not send the request.
-    private func waitForRateLimit(of api: API, origin: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
+    private func waitForRateLimit(of service: ServiceName, origin: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
         let host = origin.lowercased()
-        let key = api.rawValue + " " + host
-        if rateLimits[key] == nil { rateLimits[key] = .some(try? currentCache?.rateLimit(forOrigin: host, api: api)) }
+        let key = service.rawValue + " " + host
+        if rateLimits[key] == nil { rateLimits[key] = .some(try? currentCache?.rateLimit(forOrigin: host, service: service)) }
         // The wait is at most RateLimitState.maximumWindow, whatever the file or the header said.
         guard let state = rateLimits[key] ?? nil, let wait = state.waitBeforeNextRequest(at: now()) else { return }
         let delay = Duration.clamping(seconds: wait)
         let resetAt = now().addingTimeInterval(wait)
         guard delay <= configuration.retryPolicy.maximumDelay, delay < ContinuousClock.now.duration(to: deadline) else {
-            throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: resetAt))
+            throw .rateLimited(RateLimitFailure(service: service, host: host, resetAt: resetAt))
         }
         await notices.post(Notice(kind: .rateLimit, code: ErrorCode(.request, 1003), message:
             "\(TerminalText.sanitise(host, maxLength: 253))'s rate limit was used up; waited \(RelativeAge.describe(seconds: OutsideNumbers.wholeSeconds(wait.rounded(.up)))) for it to reset"))
-        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(api: api, host: host, resetAt: resetAt)) }
+        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(service: service, host: host, resetAt: resetAt)) }
         rateLimits[key] = .some(nil)
     }
 
     /// Keeps the rate limit a response announced, for this client and for the next run.
     private func remember(_ state: RateLimitState?) async {
         guard let state else { return }
-        rateLimits[state.api.rawValue + " " + state.host] = .some(state)
+        rateLimits[state.service.rawValue + " " + state.host] = .some(state)
         await write { (cache) throws(CacheFailure) in try cache.storeRateLimit(state) }
     }
 
     /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
-    private func record(_ use: CacheUse, api: API, key: String) async {
+    private func record(_ use: CacheUse, service: ServiceName, key: String) async {
         let now = now()
-        await write { (cache) throws(CacheFailure) in try cache.recordUse(use, api: api, key: key, at: now) }
+        await write { (cache) throws(CacheFailure) in try cache.recordUse(use, service: service, key: key, at: now) }
     }
 
     func transportForUse() -> any HTTPTransport {
@@ -457,10 +462,10 @@ public actor ReaderClient {
         return made
     }
 
-    private func loaded<Value>(_ value: Value, from entry: CacheEntry, errorCode: ErrorCode?) -> Loaded<Value> {
+    private func loaded<Value>(_ value: Value, from entry: CacheEntry, rule: FreshnessPolicy.Rule, errorCode: ErrorCode?) -> Loaded<Value> {
         let now = now()
         return Loaded(value: value, body: entry.body, metadata: LoadMetadata(
-            source: .cache, stale: !configuration.freshness.isFresh(entry, at: now), fetchedAt: entry.fetchedAt,
+            source: .cache, stale: !configuration.freshness.isFresh(entry, rule: rule, at: now), fetchedAt: entry.fetchedAt,
             ageSeconds: entry.ageSeconds(at: now), errorCode: errorCode, url: entry.url))
     }
 
@@ -470,7 +475,10 @@ public actor ReaderClient {
     /// reported empty, without being created.
     /// - Throws: ``ReaderError/cache(_:)`` when there is a file but it cannot be read.
     public func cacheStatistics() async throws(ReaderError) -> CacheStatistics {
-        try await manageCache(ifMissing: { CacheStatistics(path: $0) }) { (cache) throws(CacheFailure) in try cache.statistics() }
+        var statistics = try await manageCache(ifMissing: { CacheStatistics(path: $0) }) { (cache) throws(CacheFailure) in try cache.statistics() }
+        // Every registered service appears, used or not, so that a script can index without checking.
+        for name in configuration.services.names where statistics.services[name] == nil { statistics.services[name] = CacheStatistics.APIStatistics() }
+        return statistics
     }
 
     /// The hosts whose rate limit is used up now (for `reader status`): each state's
@@ -481,18 +489,19 @@ public actor ReaderClient {
         return states.filter { $0.lockedOutUntil(at: now) != nil }
     }
 
-    /// Deletes every cached entry, or those of `api`.
-    public func clearCache(api: API? = nil) async throws(ReaderError) -> CacheRemoval {
+    /// Deletes every cached entry, or those of `service` (registered or not: a service whose
+    /// entries an earlier program stored can be cleared too).
+    public func clearCache(service: ServiceName? = nil) async throws(ReaderError) -> CacheRemoval {
         try await manageCache(ifMissing: { _ in CacheRemoval(entries: 0, bytes: 0) }) { (cache) throws(CacheFailure) in
-            try cache.clear(api: api)
+            try cache.clear(service: service)
         }
     }
 
-    /// Deletes the entries fetched more than `age` ago (of `api`, or of every API).
-    public func pruneCache(olderThan age: Duration, api: API? = nil) async throws(ReaderError) -> CacheRemoval {
+    /// Deletes the entries fetched more than `age` ago (of `service`, or of every service).
+    public func pruneCache(olderThan age: Duration, service: ServiceName? = nil) async throws(ReaderError) -> CacheRemoval {
         let cutoff = now().addingTimeInterval(-age.inSeconds)
         return try await manageCache(ifMissing: { _ in CacheRemoval(entries: 0, bytes: 0) }) { (cache) throws(CacheFailure) in
-            try cache.prune(fetchedBefore: cutoff, api: api)
+            try cache.prune(fetchedBefore: cutoff, service: service)
         }
     }
 
@@ -563,10 +572,17 @@ public actor ReaderClient {
         }
     }
 
-    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String) async -> (entry: CacheEntry, value: Value)? {
+    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, service: ServiceName) async -> (entry: CacheEntry, value: Value)? {
         guard let cache = currentCache else { return nil }
         do {
             guard let entry = try cache.entry(forKey: key) else { return nil }
+            // The key is the URL of this service's request: a row that names another service
+            // was not stored by this pipeline (another program, a damaged page) and cannot be right.
+            guard entry.service == service else {
+                await drop(damagedEntry: key, CacheFailure(.damagedEntry, path: cache.path, detail:
+                    "the entry names the service \(entry.service), not \(service)"))
+                return nil
+            }
             // A copy that no longer decodes (a damaged page, an older reader's shape) cannot be
             // served: it is dropped as damaged, with its notice, rather than passed over in silence
             // (and an offline read then says honestly that nothing usable is cached).

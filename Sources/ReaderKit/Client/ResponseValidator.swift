@@ -1,14 +1,20 @@
 import Foundation
 
 /// The pure checks an answer passes before it is decoded, in order; the first failure wins:
-/// HTTP status (with the API's own error body) → content type. Decoding comes after, in
-/// ``ReaderClient``, so a 404 HTML page is reported as not found, never as invalid JSON.
+/// HTTP status (with the service's own error body) → content type. Decoding comes after, so a
+/// 404 HTML page is reported as not found, never as invalid JSON.
+///
+/// The service that answered (``Service``) says how its error bodies and its rate-limit headers
+/// read; without one, the common error shapes (``APIErrorBody/recognise(_:)``) and no rate limit.
 public enum ResponseValidator {
     /// Validates `response` to a request for `url`.
-    /// - Parameter now: the time, to read a `Retry-After` given as an HTTP date.
+    /// - Parameters:
+    ///   - now: the time, to read a `Retry-After` given as an HTTP date.
+    ///   - service: the service that answered, or nil for the common shapes.
     /// - Throws: ``ReaderError/status(_:)`` or ``ReaderError/contentType(_:)``.
-    public static func validate(_ response: HTTPResponse, url: String, now: Date = Date()) throws(ReaderError) {
-        try validateStatus(response, url: url, now: now)
+    public static func validate(_ response: HTTPResponse, url: String, now: Date = Date(),
+                                service: (any Service)? = nil) throws(ReaderError) {
+        try validateStatus(response, url: url, now: now, service: service)
         try validateContentType(response, url: url)
     }
 
@@ -17,12 +23,12 @@ public enum ResponseValidator {
     /// API speaking, not a change of shape, so it is reported as the status it names.
     /// - Throws: ``ReaderError/status(_:)``, ``ReaderError/contentType(_:)`` or ``ReaderError/decoding(_:)``.
     public static func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPResponse, url: String,
-                                                now: Date = Date()) throws(ReaderError) -> Value {
-        try validate(response, url: url, now: now)
+                                                now: Date = Date(), service: (any Service)? = nil) throws(ReaderError) -> Value {
+        try validate(response, url: url, now: now, service: service)
         do {
             return try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
         } catch {
-            if let apiError = APIErrorBody.recognise(response.body) {
+            if let apiError = errorBody(response, service: service) {
                 throw .status(StatusFailure(status: apiError.statusInBody ?? response.status, url: url, apiError: apiError))
             }
             var failure = DecodingFailure(error, url: url)
@@ -36,11 +42,12 @@ public enum ResponseValidator {
         }
     }
 
-    /// Any status outside 200–299 fails, carrying the API's explanation when the body gives one.
-    public static func validateStatus(_ response: HTTPResponse, url: String, now: Date = Date()) throws(ReaderError) {
+    /// Any status outside 200–299 fails, carrying the service's explanation when the body gives one.
+    public static func validateStatus(_ response: HTTPResponse, url: String, now: Date = Date(),
+                                      service: (any Service)? = nil) throws(ReaderError) {
         guard !(200...299).contains(response.status) else { return }
-        let retryAfter = retryAfterSeconds(response.headers, now: now)
-        let apiError = APIErrorBody.recognise(response.body)
+        let retryAfter = retryAfterSeconds(response.headers, now: now, rateLimit: service?.rateLimit(in: response.headers))
+        let apiError = errorBody(response, service: service)
         var failure = StatusFailure(
             status: response.status, url: url, apiError: apiError,
             retryAfterSeconds: retryAfter, retryAt: retryAfter.flatMap { retryMoment(after: $0, now: now) })
@@ -57,11 +64,20 @@ public enum ResponseValidator {
         return head.contains("blocked by network security") || head.contains("blocked due to a network policy")
     }
 
-    /// How long the server asks to be left alone: its `Retry-After`, or else, when a rate limit
-    /// says nothing remains (Reddit's `X-Ratelimit-Remaining: 0`), the time until it resets.
-    public static func retryAfterSeconds(_ headers: HeaderFields, now: Date) -> Double? {
+    /// The error body of `response` as `service` reads it, from its first
+    /// ``APIErrorBody/maximumBodySize`` bytes: error bodies are small, and this one comes from a
+    /// server that is already misbehaving.
+    static func errorBody(_ response: HTTPResponse, service: (any Service)?) -> APIErrorBody? {
+        guard !response.body.isEmpty, response.body.count <= APIErrorBody.maximumBodySize else { return nil }
+        guard let service else { return APIErrorBody.recognise(response.body) }
+        return service.errorBody(in: response.body, status: response.status)
+    }
+
+    /// How long the server asks to be left alone: its `Retry-After`, or else, when its rate limit
+    /// (`rateLimit`, as its service reads it) says nothing remains, the time until it resets.
+    public static func retryAfterSeconds(_ headers: HeaderFields, now: Date, rateLimit: RateLimitAnnouncement? = nil) -> Double? {
         if let seconds = retryAfterSeconds(headers["Retry-After"], now: now) { return seconds }
-        return RateLimitState.wait(announcedBy: headers, now: now)
+        return RateLimitState.wait(announcedBy: rateLimit, now: now)
     }
 
     /// A 2xx answer must be JSON. A missing content type is accepted when the body starts like JSON.

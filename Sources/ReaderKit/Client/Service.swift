@@ -175,11 +175,16 @@ public struct ServiceExplanation: Sendable, Equatable {
     /// What can be done about it when the request carried the service's credential (then
     /// "get a credential" is no advice); nil for ``suggestion``.
     public var suggestionWithCredential: String?
+    /// What the failure means for many requests at once (a sync's summary), without the details
+    /// of one; nil for the generic wording.
+    public var summary: String?
 
-    public init(reason: String, message: String, suggestion: String? = nil, suggestionWithCredential: String? = nil) {
+    public init(reason: String, message: String, suggestion: String? = nil, suggestionWithCredential: String? = nil,
+                summary: String? = nil) {
         self.reason = reason
         self.message = message
         self.suggestion = suggestion
         self.suggestionWithCredential = suggestionWithCredential
+        self.summary = summary
     }
 }

@@ -1,59 +1,46 @@
 import Foundation
 
-/// Where the services are: their base URLs, read from the environment (``fromEnvironment(_:)``),
-/// or from the config file and the environment as `reader` does (``resolve(environment:)``).
-public struct ServiceConfiguration: Sendable, Equatable {
-    /// The SWAPI base, `https://swapi.dev/api` unless `READER_SWAPI_URL` says otherwise.
-    public var swapiBaseURL: URL
-    /// The Reddit base, `https://www.reddit.com` unless `READER_REDDIT_URL` says otherwise.
-    public var redditBaseURL: URL
+/// The services a client reads, by name: each a ``Service`` with its base URL and its rules.
+///
+/// ```swift
+/// var services = try ServiceConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
+/// services.register(MyService())
+/// let client = ReaderClient(configuration: .init(services: services, cachePath: path))
+/// ```
+public struct ServiceConfiguration: Sendable {
+    private var byName: [ServiceName: any Service] = [:]
 
-    /// Where Reddit is read with a bearer token, `https://oauth.reddit.com` unless
-    /// `READER_REDDIT_OAUTH_URL` says otherwise; used only with ``redditCredentials``.
-    public var redditOAuthBaseURL: URL
-    /// A Reddit app's identity; nil reads Reddit anonymously.
-    public var redditCredentials: RedditCredentials?
-
-    public static let defaultSWAPIURL = URL(string: "https://swapi.dev/api")!
-    public static let defaultRedditURL = URL(string: "https://www.reddit.com")!
-    public static let defaultRedditOAuthURL = URL(string: "https://oauth.reddit.com")!
-
-    public init(swapiBaseURL: URL = defaultSWAPIURL, redditBaseURL: URL = defaultRedditURL,
-                redditOAuthBaseURL: URL = defaultRedditOAuthURL, redditCredentials: RedditCredentials? = nil) {
-        self.swapiBaseURL = swapiBaseURL
-        self.redditBaseURL = redditBaseURL
-        self.redditOAuthBaseURL = redditOAuthBaseURL
-        self.redditCredentials = redditCredentials
+    /// A configuration of exactly `services`; a later service of the same name replaces an earlier one.
+    public init(_ services: [any Service]) {
+        for service in services { register(service) }
     }
 
-    /// Reads `READER_SWAPI_URL`, `READER_REDDIT_URL`, `READER_REDDIT_OAUTH_URL`,
-    /// `READER_REDDIT_CLIENT_ID` and `READER_REDDIT_CLIENT_SECRET`.
-    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a URL is not http(s) with a host,
-    ///   holds a user name or password, or has a port outside 1…65535, or a credential cannot be
-    ///   one (the message names the variable, never its value if secret).
-    public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
-        ServiceConfiguration(
-            swapiBaseURL: try baseURL(environment["READER_SWAPI_URL"], variable: "READER_SWAPI_URL", default: defaultSWAPIURL),
-            redditBaseURL: try baseURL(environment["READER_REDDIT_URL"], variable: "READER_REDDIT_URL", default: defaultRedditURL),
-            redditOAuthBaseURL: try baseURL(environment["READER_REDDIT_OAUTH_URL"], variable: "READER_REDDIT_OAUTH_URL",
-                                            default: defaultRedditOAuthURL),
-            redditCredentials: try RedditCredentials.fromEnvironment(environment))
+    /// Adds `service`, or replaces the one registered under its name.
+    public mutating func register(_ service: any Service) {
+        byName[service.name] = service
     }
 
-    /// What `reader` uses: the config file's `[swapi]` and `[reddit]` values, with the environment
-    /// variables of ``fromEnvironment(_:)`` over them (see ``ReaderSettings/load(environment:)``).
-    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a broken config file, or as
-    ///   ``fromEnvironment(_:)``.
-    public static func resolve(environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
-        try ReaderSettings.load(environment: environment).services
+    /// The service registered under `name`.
+    public subscript(name: ServiceName) -> (any Service)? { byName[name] }
+
+    /// The names registered, sorted.
+    public var names: [ServiceName] { byName.keys.sorted() }
+
+    /// Every registered service, sorted by name.
+    public var services: [any Service] { names.compactMap { byName[$0] } }
+
+    /// Every secret the services' authenticators hold, in the forms a server may echo them.
+    var secrets: Set<String> {
+        byName.values.reduce(into: Set<String>()) { secrets, service in secrets.formUnion(service.authenticator?.secrets ?? []) }
     }
 
-    /// The base URL for `api`: for Reddit with credentials, the OAuth host.
-    public func baseURL(for api: API) -> URL {
-        switch api {
-        case .swapi: swapiBaseURL
-        case .reddit: redditCredentials == nil ? redditBaseURL : redditOAuthBaseURL
-        }
+    /// A base URL from `environment[variable]`, or `fallback` when it is unset or empty: how a
+    /// service lets its address be overridden (`READER_SWAPI_URL`, `OPENLIBRARY_URL`).
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when the value is not an http(s) URL
+    ///   with a host, holds a user name or password (never shown), a query or a fragment, or has a
+    ///   port outside 1…65535. The message names the variable.
+    public static func baseURL(in environment: [String: String], variable: String, default fallback: URL) throws(ReaderError) -> URL {
+        try baseURL(environment[variable], variable: variable, default: fallback)
     }
 
     static func baseURL(_ value: String?, variable: String, default fallback: URL) throws(ReaderError) -> URL {

@@ -281,7 +281,7 @@ private struct ValueReader {
         guard !text.isEmpty else { throw failure("is empty: give an http or https URL, or leave the key out") }
         let line = keyLines.line(of: key).map { ":\($0)" } ?? ""
         return try ServiceConfiguration.baseURL(text, variable: "\(shownPath)\(line): \(key)",
-                                                default: ServiceConfiguration.defaultSWAPIURL)
+                                                default: SWAPIService.defaultBaseURL)
     }
 
     func list(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {

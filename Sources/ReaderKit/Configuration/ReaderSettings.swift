@@ -93,9 +93,9 @@ public struct ReaderSettings: Sendable, Equatable {
     public static let builtIn = ReaderSettings(
         timeout: Setting(.seconds(20), from: .builtIn), retries: Setting(RetryPolicy.default.maximumRetries, from: .builtIn),
         maximumAge: Setting(nil, from: .builtIn), maximumStale: Setting(nil, from: .builtIn), color: Setting(true, from: .builtIn),
-        swapiURL: Setting(ServiceConfiguration.defaultSWAPIURL, from: .builtIn),
-        redditURL: Setting(ServiceConfiguration.defaultRedditURL, from: .builtIn),
-        redditOAuthURL: Setting(ServiceConfiguration.defaultRedditOAuthURL, from: .builtIn),
+        swapiURL: Setting(SWAPIService.defaultBaseURL, from: .builtIn),
+        redditURL: Setting(RedditService.defaultBaseURL, from: .builtIn),
+        redditOAuthURL: Setting(RedditService.defaultOAuthBaseURL, from: .builtIn),
         redditCredentials: Setting(nil, from: .builtIn), subreddits: Setting([], from: .builtIn),
         syncSWAPI: Setting(false, from: .builtIn), hiddenSubreddits: Setting([], from: .builtIn),
         hiddenWords: Setting([], from: .builtIn))
@@ -159,8 +159,10 @@ public struct ReaderSettings: Sendable, Equatable {
 
     /// The services' addresses and the Reddit app, for ``ReaderClient/Configuration``.
     public var services: ServiceConfiguration {
-        ServiceConfiguration(swapiBaseURL: swapiURL.value, redditBaseURL: redditURL.value,
-                             redditOAuthBaseURL: redditOAuthURL.value, redditCredentials: redditCredentials.value)
+        ServiceConfiguration([
+            SWAPIService(baseURL: swapiURL.value),
+            RedditService(publicBaseURL: redditURL.value, oauthBaseURL: redditOAuthURL.value, credentials: redditCredentials.value),
+        ])
     }
 
     /// The posts the config file hides.

@@ -58,7 +58,7 @@ public struct ErrorHandler: Sendable {
             break
         }
 
-        // A token Reddit no longer takes is state, not an error: discard it, get a new one, and
+        // A credential the service no longer takes is state, not an error: discard it, get a new one, and
         // try once more. A second 401 is the app's credentials, and is shown.
         if case .status(let failure) = error, failure.status == 401, context.usesToken, !context.tokenWasRenewed {
             return .reset(.renewToken, then: .retry(after: .zero))

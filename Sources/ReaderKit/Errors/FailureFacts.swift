@@ -67,8 +67,9 @@ extension ReaderError {
             let items = "\(range.items) in all"
             return range.pages == 1 ? "\(pages) (\(items)): leave out --page" : "\(pages) (\(items)): the last is --page \(range.pages)"
         }
-        if case .status(let failure) = self, let answer = RedditAnswer(failure), failure.retryAt == nil, facts.usedAppIdentity {
-            return answer.suggestionWithAppIdentity
+        if case .status(let failure) = self, let suggestion = failure.explanation?.suggestionWithCredential, failure.retryAt == nil,
+           facts.usedAppIdentity {
+            return suggestion
         }
         switch (self, facts.cachedCopy) {
         case (.transport(let failure), .none) where Self.networkReasons.contains(failure.reason):
@@ -126,7 +127,8 @@ extension ReaderError {
     public var messageForMany: String {
         switch self {
         case .status(let failure):
-            if failure.isNetworkSecurityBlock { return "Reddit's network security blocked the requests" }
+            if let summary = failure.explanation?.summary { return summary }
+            if failure.isNetworkSecurityBlock { return "the site's network security blocked the requests" }
             if failure.isNotFound || failure.apiError?.saysNotFound == true { return "not found (\(failure.status))" }
             return "the server answered \(failure.status) \(HTTPStatusName.phrase(for: failure.status))"
         case .cache(let failure) where failure.reason == .damagedEntry:

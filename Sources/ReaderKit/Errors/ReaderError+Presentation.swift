@@ -74,8 +74,8 @@ extension ReaderError {
         case .status(let failure):
             let name = HTTPStatusName.phrase(for: failure.status)
             var text = "the server answered \(failure.status) \(name)"
-            if let answer = RedditAnswer(failure) {
-                text = answer.message
+            if let explanation = failure.explanation {
+                text = explanation.message
             } else {
                 if failure.isNotFound || failure.apiError?.saysNotFound == true { text = "not found (\(failure.status))" }
                 if let summary = failure.apiError?.summary, !summary.isEmpty {
@@ -111,7 +111,7 @@ extension ReaderError {
         case .rateLimited(let failure):
             return "\(TerminalText.sanitise(failure.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
         case .authentication(let failure):
-            return "Reddit refused reader's app credentials (the token endpoint answered \(failure.status)"
+            return "\(failure.refusedBy) refused reader's app credentials (the token endpoint answered \(failure.status)"
                 // Cut here, not where it was read: the whole text is redacted first.
                 + (failure.serverError.map { ", \"\(TerminalText.sanitise($0, maxLength: 60))\"" } ?? "") + ")"
         case .output(let failure):
@@ -139,7 +139,7 @@ extension ReaderError {
             default: return "check your connection and try again; --offline reads cached data"
             }
         case .status(let failure):
-            if let answer = RedditAnswer(failure), failure.retryAt == nil { return answer.suggestion }
+            if let suggestion = failure.explanation?.suggestion, failure.retryAt == nil { return suggestion }
             switch failure.status {
             case 404, 410: return "check the name or id"
             case 401, 403: return "the resource is private, quarantined or forbidden; it cannot be read anonymously"
@@ -180,7 +180,7 @@ extension ReaderError {
     /// API's error body gave; nil when there is none.
     public var reason: String? {
         guard case .status(let failure) = self else { return nil }
-        if let answer = RedditAnswer(failure) { return answer.reason }
+        if let explanation = failure.explanation { return explanation.reason }
         return failure.apiError?.reason.map { TerminalText.sanitise($0, maxLength: 40) }
     }
 
@@ -197,7 +197,7 @@ extension ReaderError {
             "GET \(failure.url): at \(failure.codingPath.isEmpty ? "the top level" : failure.codingPath): \(failure.detail)"
         case .cache(let failure): "\(failure.path): \(failure.detail)"
         case .rateLimited(let failure):
-            "\(failure.api.rawValue): X-Ratelimit-Remaining 0 until \(failure.resetAt.formatted(.iso8601))"
+            "\(failure.service.rawValue): no requests remain until \(failure.resetAt.formatted(.iso8601))"
         case .authentication(let failure):
             "POST api/v1/access_token → \(failure.status)"
         case .output(let failure): "write(2) to stdout: errno \(failure.errorNumber), \(failure.systemMessage)"

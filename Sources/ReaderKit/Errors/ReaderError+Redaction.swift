@@ -31,6 +31,12 @@ extension ReaderError {
                 body.explanation = clean(body.explanation)
                 failure.apiError = body
             }
+            if var explanation = failure.explanation {
+                explanation.message = clean(explanation.message)
+                explanation.suggestion = clean(explanation.suggestion)
+                explanation.suggestionWithCredential = clean(explanation.suggestionWithCredential)
+                failure.explanation = explanation
+            }
             return .status(failure)
         case .contentType(var failure):
             failure.contentType = clean(failure.contentType)
@@ -54,15 +60,5 @@ extension ReaderError {
         case .output: return self
         case .bug(let text): return .bug(clean(text))
         }
-    }
-}
-
-extension RedditCredentials {
-    /// What must never be shown of these credentials, in the forms a server may echo them: the
-    /// secret, `id:secret`, and the `Basic` credential's base64 (with and without its padding).
-    var secretForms: Set<String> {
-        guard let secret = clientSecret, !secret.isEmpty else { return [] }
-        let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()
-        return [secret, "\(clientID):\(secret)", basic, basic.trimmingCharacters(in: CharacterSet(charactersIn: "="))]
     }
 }

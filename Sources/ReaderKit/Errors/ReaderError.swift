@@ -91,10 +91,12 @@ public struct TransportFailure: Sendable, Equatable {
 }
 
 extension ReaderError {
-    /// The same error, with the API that answered noted on a status failure.
-    func answered(by api: API) -> ReaderError {
+    /// The same error, with the service that answered, and what it says the failure means,
+    /// noted on a status failure.
+    public func answered(by service: any Service) -> ReaderError {
         guard case .status(var failure) = self else { return self }
-        failure.api = api
+        failure.service = service.name
+        failure.explanation = service.explanation(of: failure)
         return .status(failure)
     }
 }
@@ -109,18 +111,21 @@ public struct StatusFailure: Sendable, Equatable {
     public var retryAfterSeconds: Double?
     /// When the server asks to be asked again: the answer's time plus `retryAfterSeconds`.
     public var retryAt: Date?
-    /// The API that answered, when known: Reddit's statuses have meanings of their own
-    /// (a 403 with `quarantined`, a 429 block page).
-    public var api: API?
+    /// The service that answered, when known.
+    public var service: ServiceName?
+    /// What the service says the failure means (``Service/explanation(of:)``): a 403 that is a
+    /// private subreddit, a 429 that is a block page.
+    public var explanation: ServiceExplanation?
 
     public init(status: Int, url: String, apiError: APIErrorBody? = nil, retryAfterSeconds: Double? = nil,
-                retryAt: Date? = nil, api: API? = nil) {
+                retryAt: Date? = nil, service: ServiceName? = nil, explanation: ServiceExplanation? = nil) {
         self.status = status
         self.url = url
         self.apiError = apiError
         self.retryAfterSeconds = retryAfterSeconds
         self.retryAt = retryAt
-        self.api = api
+        self.service = service
+        self.explanation = explanation
     }
 
     /// Whether the answer was a block page of the site's network security (Reddit's "You've been
@@ -246,13 +251,13 @@ public struct OutputFailure: Sendable, Equatable {
 
 /// A request not sent because the API's rate limit is used up until later than reader may wait.
 public struct RateLimitFailure: Sendable, Equatable {
-    public var api: API
+    public var service: ServiceName
     public var host: String
     /// When the API's window resets.
     public var resetAt: Date
 
-    public init(api: API, host: String, resetAt: Date) {
-        self.api = api
+    public init(service: ServiceName, host: String, resetAt: Date) {
+        self.service = service
         self.host = host
         self.resetAt = resetAt
     }
@@ -266,10 +271,13 @@ public struct AuthenticationFailure: Sendable, Equatable {
     public var serverError: String?
     /// Whether the credentials are an installed app's (a client id without a secret).
     public var installedApp: Bool
+    /// Who refused them, as people name it ("Reddit").
+    public var refusedBy: String
 
-    public init(status: Int, serverError: String?, installedApp: Bool) {
+    public init(status: Int, serverError: String?, installedApp: Bool, refusedBy: String = "the service") {
         self.status = status
         self.serverError = serverError
         self.installedApp = installedApp
+        self.refusedBy = refusedBy
     }
 }

@@ -25,18 +25,21 @@ public enum SWAPI {
             // Page 1 is the list itself: one URL, so one cache entry, however it was asked for.
             if page > 1 { query.append(URLQueryItem(name: "page", value: String(page))) }
         }
-        return Endpoint(api: .swapi, path: "\(Resource.collection.rawValue)/", query: query)
+        return Endpoint(service: SWAPIService.name, path: "\(Resource.collection.rawValue)/", query: query)
     }
 
     /// One resource by id, such as `films/1/`.
     /// - Throws: ``ReaderError/invalidArgument(_:)`` when `id` is not positive.
     public static func resource<Resource: SWAPIResource>(_ type: Resource.Type, id: Int) throws(ReaderError) -> Endpoint<Resource> {
         guard id >= 1, id <= 1_000_000 else { throw .invalidArgument("the id must be a whole number from 1, got \(id)") }
-        return Endpoint(api: .swapi, path: "\(Resource.collection.rawValue)/\(id)/")
+        return Endpoint(service: SWAPIService.name, path: "\(Resource.collection.rawValue)/\(id)/")
     }
 }
 
 extension SWAPI {
+    /// The API's root, which lists its collections: what `reader status` asks to see that SWAPI answers.
+    public static let root = Endpoint<JSONValue>(service: SWAPIService.name, path: "")
+
     /// The most pages `--all` and sync read of one collection: 1,000 (10,000 resources).
     public static let maximumPages = 1_000
 
@@ -58,7 +61,7 @@ extension SWAPI {
         let parts = link.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
         guard parts.count >= 2, let collection = SWAPICollection(rawValue: String(parts[parts.count - 2])),
               let id = Int(parts[parts.count - 1]), id >= 1, id <= 1_000_000 else { return nil }
-        return Endpoint(api: .swapi, path: "\(collection.rawValue)/\(id)/")
+        return Endpoint(service: SWAPIService.name, path: "\(collection.rawValue)/\(id)/")
     }
 }
 

@@ -46,10 +46,10 @@ public enum Reddit {
                              after: String? = nil) throws(ReaderError) -> Endpoint<RedditListing> {
         let query = try listingQuery(sort: sort, time: time, limit: limit, after: after)
         guard let subreddit else {
-            return Endpoint(api: .reddit, path: "\(sort.rawValue).json", query: query)
+            return Endpoint(service: RedditService.name, path: "\(sort.rawValue).json", query: query)
         }
         let name = try validatedSubreddit(subreddit)
-        return Endpoint(api: .reddit, path: "r/\(name)/\(sort.rawValue).json", query: query)
+        return Endpoint(service: RedditService.name, path: "r/\(name)/\(sort.rawValue).json", query: query)
     }
 
     /// A user's submissions: `user/{name}/submitted.json?sort=…`.
@@ -63,7 +63,7 @@ public enum Reddit {
         let name = try validatedUser(user)
         var query = try listingQuery(sort: sort, time: time, limit: limit, after: after)
         query.insert(URLQueryItem(name: "sort", value: sort.rawValue), at: 0)
-        return Endpoint(api: .reddit, path: "user/\(name)/submitted.json", query: query)
+        return Endpoint(service: RedditService.name, path: "user/\(name)/submitted.json", query: query)
     }
 
     /// A post and its comment tree: `comments/{id}.json?sort=…&depth=…&limit=…`.
@@ -88,7 +88,7 @@ public enum Reddit {
             query.append(URLQueryItem(name: "limit", value: String(limit)))
         }
         query.append(URLQueryItem(name: "raw_json", value: "1"))
-        return Endpoint(api: .reddit, path: "comments/\(id).json", query: query)
+        return Endpoint(service: RedditService.name, path: "comments/\(id).json", query: query)
     }
 
     /// The query of a listing, with every argument checked.
@@ -180,6 +180,10 @@ public enum Reddit {
         for prefix in prefixes where name.lowercased().hasPrefix(prefix) { name = name.dropFirst(prefix.count); break }
         return name
     }
+
+    /// The front page with one post: what `reader status` asks to see that Reddit answers.
+    public static let probe = Endpoint<JSONValue>(service: RedditService.name, path: "hot.json", query: [
+        URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "raw_json", value: "1")])
 
     /// The User-Agent Reddit asks API clients for: platform, app id, version, and a description.
     public static let userAgent = "linux:reader:\(ReaderKitVersion.string) (ReaderKit command-line reader)"

@@ -154,3 +154,13 @@ struct RedditTokenStore: Sendable {
         guard written == data.count, rename(temporary, path) == 0 else { unlink(temporary); return }
     }
 }
+
+extension RedditCredentials {
+    /// What must never be shown of these credentials, in the forms a server may echo them: the
+    /// secret, `id:secret`, and the `Basic` credential's base64 (with and without its padding).
+    var secretForms: Set<String> {
+        guard let secret = clientSecret, !secret.isEmpty else { return [] }
+        let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()
+        return [secret, "\(clientID):\(secret)", basic, basic.trimmingCharacters(in: CharacterSet(charactersIn: "="))]
+    }
+}

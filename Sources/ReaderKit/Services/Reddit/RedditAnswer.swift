@@ -14,7 +14,6 @@ enum RedditAnswer: Equatable {
 
     /// Reads a status failure from Reddit; nil for one that is not Reddit's or says nothing special.
     init?(_ failure: StatusFailure) {
-        guard failure.api == .reddit else { return nil }
         let subject = Self.subject(ofURL: failure.url)
         let reason = failure.apiError?.reason?.lowercased()
         switch (failure.status, reason) {

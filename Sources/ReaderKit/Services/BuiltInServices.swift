@@ -1,0 +1,36 @@
+import Foundation
+
+extension ServiceConfiguration {
+    /// SWAPI and Reddit at their public addresses, Reddit read anonymously.
+    public static let builtIn = ServiceConfiguration([SWAPIService(), RedditService()])
+
+    /// SWAPI and Reddit, where the environment says: `READER_SWAPI_URL`, `READER_REDDIT_URL`,
+    /// `READER_REDDIT_OAUTH_URL`, and a Reddit app's `READER_REDDIT_CLIENT_ID` and
+    /// `READER_REDDIT_CLIENT_SECRET`.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a URL is not http(s) with a host,
+    ///   holds a user name or password, or has a port outside 1…65535, or a credential cannot be
+    ///   one (the message names the variable, never its value if secret).
+    public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
+        ServiceConfiguration([
+            SWAPIService(baseURL: try baseURL(in: environment, variable: "READER_SWAPI_URL", default: SWAPIService.defaultBaseURL)),
+            RedditService(
+                publicBaseURL: try baseURL(in: environment, variable: "READER_REDDIT_URL", default: RedditService.defaultBaseURL),
+                oauthBaseURL: try baseURL(in: environment, variable: "READER_REDDIT_OAUTH_URL", default: RedditService.defaultOAuthBaseURL),
+                credentials: try RedditCredentials.fromEnvironment(environment)),
+        ])
+    }
+
+    /// What `reader` uses: the config file's `[swapi]` and `[reddit]` values, with the environment
+    /// variables of ``fromEnvironment(_:)`` over them (see ``ReaderSettings/load(environment:)``).
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a broken config file, or as
+    ///   ``fromEnvironment(_:)``.
+    public static func resolve(environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
+        try ReaderSettings.load(environment: environment).services
+    }
+
+    /// The SWAPI service registered, or the built-in one.
+    public var swapi: SWAPIService { self[SWAPIService.name] as? SWAPIService ?? SWAPIService() }
+
+    /// The Reddit service registered, or the built-in one.
+    public var reddit: RedditService { self[RedditService.name] as? RedditService ?? RedditService() }
+}

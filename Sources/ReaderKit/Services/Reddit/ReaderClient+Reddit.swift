@@ -1,0 +1,61 @@
+import Foundation
+
+extension ReaderClient {
+    /// Up to `pages` pages of a Reddit listing, following `after` from one page to the next and
+    /// stopping early at the last page. Reddit's cursors make this sequential.
+    /// - Parameter makeEndpoint: the listing's endpoint starting after a fullname (nil: the first page).
+    /// - Throws: ``LoadFailure`` for the first page that fails.
+    public func loadPages(_ pages: Int, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil,
+                          of makeEndpoint: (String?) throws(ReaderError) -> Endpoint<RedditListing>,
+                          startingAfter start: String? = nil) async throws(LoadFailure) -> [Loaded<RedditListing>] {
+        var loaded: [Loaded<RedditListing>] = []
+        var after = start
+        for page in 1...max(1, pages) {
+            let endpoint: Endpoint<RedditListing>
+            do { endpoint = try makeEndpoint(after) } catch { throw LoadFailure(error: error, decision: .alert) }
+            let listing = try await load(endpoint, options: options)
+            loaded.append(listing)
+            progress?(LoadProgress(completed: page, total: pages))
+            guard let next = listing.value.after, Reddit.isFullname(next), !listing.value.children.isEmpty else { break }
+            after = next
+        }
+        return loaded
+    }
+
+    /// Fills the cache with the given subreddits' listings (as `reader posts SUBREDDIT` reads
+    /// them) and each listed post's comments (as `reader comments ID` reads them).
+    ///
+    /// Progress comes in two phases, each with its total known when it starts:
+    /// `reddit, listings` and `reddit, comments` (every post the listings hold).
+    /// - Throws: ``ReaderError/invalidArgument(_:)`` for a name Reddit cannot have, before any request.
+    public func syncReddit(subreddits: [String], options: LoadOptions = LoadOptions(),
+                           progress: ProgressHandler? = nil) async throws(ReaderError) -> SyncReport {
+        let names = try subreddits.map { (name) throws(ReaderError) in try Reddit.validatedSubreddit(name) }
+        let listings = try names.map { (name) throws(ReaderError) in try Reddit.posts(subreddit: name) }
+        var report = SyncReport()
+        var background = options
+        background.mode = .background
+        var threads: [Endpoint<RedditCommentPage>] = []
+        progress?(LoadProgress(completed: 0, total: listings.count, phase: "reddit, listings"))
+        for (index, (name, listing)) in zip(names, listings).enumerated() {
+            let outcome: Result<Loaded<RedditListing>, LoadFailure>
+            do throws(LoadFailure) { outcome = .success(try await load(listing, options: background)) } catch { outcome = .failure(error) }
+            report.count(outcome, subject: "r/\(name)")
+            progress?(LoadProgress(completed: index + 1, total: listings.count, phase: "reddit, listings"))
+            switch outcome {
+            case .failure(let failure): report.markNotRead("r/\(name)", because: failure.error)
+            case .success(let page):
+                for post in page.value.posts {
+                    if let thread = try? Reddit.comments(post: post.id) { threads.append(thread); continue }
+                    report.count(.failed(Self.unfollowable(post.id, as: "a post id")), subject: TerminalText.sanitise(post.id, maxLength: 60))
+                }
+            }
+        }
+        let outcomes = await loadConcurrently(threads, options: background, progress: Self.phased(progress, "reddit, comments"),
+                                              counting: LoadProgress(completed: 0, total: threads.count))
+        for (endpoint, outcome) in zip(threads, outcomes) {
+            report.count(outcome, subject: RedditAnswer.subject(ofURL: endpoint.path))
+        }
+        return report
+    }
+}

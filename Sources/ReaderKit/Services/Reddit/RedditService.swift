@@ -1,0 +1,72 @@
+import Foundation
+
+/// Reddit as a ``Service``: its public JSON (`https://www.reddit.com`, `.json` paths) read
+/// anonymously, or its OAuth host (`https://oauth.reddit.com`, the same paths without `.json`)
+/// with an app's identity (``RedditCredentials``, turned into a bearer token by its
+/// ``RedditAuthenticator``).
+///
+/// Its rules: the User-Agent Reddit asks of API clients; `X-Ratelimit-*` headers; a subreddit
+/// that does not exist is a redirect to its search page, which means "not found"; its 403s and
+/// 404s say more than their status (private, quarantined, banned); answers fresh for a minute at
+/// least, whatever its `max-age=0` says, so that the same command twice costs one request.
+public struct RedditService: Service {
+    /// `reddit`: the name its cache entries are kept under.
+    public static let name: ServiceName = "reddit"
+    /// `https://www.reddit.com`.
+    public static let defaultBaseURL = URL(string: "https://www.reddit.com")!
+    /// `https://oauth.reddit.com`.
+    public static let defaultOAuthBaseURL = URL(string: "https://oauth.reddit.com")!
+
+    public var name: ServiceName { Self.name }
+    /// Where Reddit is read anonymously, and where its token endpoint is.
+    public var publicBaseURL: URL
+    /// Where Reddit is read with a bearer token; used only with ``credentials``.
+    public var oauthBaseURL: URL
+    /// A Reddit app's identity; nil reads Reddit anonymously.
+    public var credentials: RedditCredentials?
+    public var freshness: FreshnessPolicy.Rule
+
+    public init(publicBaseURL: URL = defaultBaseURL, oauthBaseURL: URL = defaultOAuthBaseURL, credentials: RedditCredentials? = nil,
+                freshness: FreshnessPolicy.Rule = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))) {
+        self.publicBaseURL = publicBaseURL
+        self.oauthBaseURL = oauthBaseURL
+        self.credentials = credentials
+        self.freshness = freshness
+    }
+
+    /// The OAuth host with credentials, the public site without.
+    public var baseURL: URL { credentials == nil ? publicBaseURL : oauthBaseURL }
+
+    public func adapt(_ request: inout ServiceRequest) {
+        request.headers.remove("User-Agent")
+        request.headers.add("User-Agent", Reddit.userAgent)
+        // The OAuth host serves the same listings without the `.json` the public site needs.
+        if credentials != nil, request.path.hasSuffix(".json") { request.path.removeLast(5) }
+    }
+
+    public func rateLimit(in headers: HeaderFields) -> RateLimitAnnouncement? {
+        RateLimitAnnouncement.xRatelimit(headers)
+    }
+
+    /// Reddit answers a subreddit that does not exist with a redirect to its search page: that is
+    /// "not found", not a page to follow.
+    public func failure(redirectedTo location: URL, from url: URL) -> StatusFailure? {
+        guard location.path.contains("/subreddits/search") else { return nil }
+        return StatusFailure(status: 404, url: url.absoluteString, apiError: APIErrorBody(
+            reason: "not_found", message: "there is no subreddit by that name", statusInBody: 404))
+    }
+
+    public func explanation(of failure: StatusFailure) -> ServiceExplanation? {
+        RedditAnswer(failure).map {
+            ServiceExplanation(reason: $0.reason, message: $0.message, suggestion: $0.suggestion,
+                               suggestionWithCredential: $0.suggestionWithAppIdentity,
+                               summary: failure.isNetworkSecurityBlock
+                                   ? "Reddit's network security blocked the requests" : nil)
+        }
+    }
+
+    public var authenticator: (any Authenticator)? {
+        guard let credentials, let origin = Origin(oauthBaseURL) else { return nil }
+        return RedditAuthenticator(credentials: credentials, origin: origin, publicBaseURL: publicBaseURL)
+    }
+}
