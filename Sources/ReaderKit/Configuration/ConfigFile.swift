@@ -134,6 +134,7 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Reads the TOML in `text` into checked values.
     /// - Parameters:
+    ///   - text: the file's contents.
     ///   - path: the file's path, for messages.
     ///   - isPrivate: whether only its owner can read the file; a client secret is refused otherwise.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for TOML that does not parse, an unknown

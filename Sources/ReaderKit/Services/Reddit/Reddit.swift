@@ -56,6 +56,9 @@ public enum Reddit {
     /// - Parameters:
     ///   - user: a name (`spez`) or `u/spez`.
     ///   - sort: hot, new, top or controversial (Reddit has no rising for users).
+    ///   - time: the period, for top and controversial only.
+    ///   - limit: 1 to 100.
+    ///   - after: the fullname (`t3_abc`) of the post the page starts after.
     /// - Throws: ``ReaderError/invalidArgument(_:)`` as ``posts(subreddit:sort:time:limit:after:)``.
     public static func userPosts(user: String, sort: Sort = .new, time: TimeRange? = nil, limit: Int = 25,
                                  after: String? = nil) throws(ReaderError) -> Endpoint<RedditListing> {
