@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Property tests of every parser at a boundary (test targets only).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` (Scripts/build-docs): ReaderKit's DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -75,6 +77,8 @@ let package = Package(
             ],
             path: "bench/Server"
         ),
+        // The README's library example, exactly as printed there: built, and run by the tests.
+        .executableTarget(name: "films-example", dependencies: ["ReaderKit"], path: "Examples/Films"),
         // A third service, outside ReaderKit: built on its public API alone (Examples/OpenLibrary/README.md).
         .target(
             name: "OpenLibraryKit",
@@ -111,6 +115,7 @@ let package = Package(
             dependencies: [
                 "ReaderCLI",
                 "ReaderMain",
+                "films-example",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 "ReaderKit",
                 "TestSupport",

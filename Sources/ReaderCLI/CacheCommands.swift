@@ -134,15 +134,15 @@ extension Reader {
     }
 }
 
-/// What the cache commands share: a client on the resolved cache, and its notices shown.
+/// What the cache commands share: a client on the resolved cache, shut down once the command is
+/// done (``CommandRunner/using(_:_:)``), and its notices shown.
 enum CacheCommand {
     static func withClient<T: Sendable>(_ cacheFile: CacheFileOptions, _ options: OutputOptions,
                                         _ body: (ReaderClient) async throws(ReaderError) -> T) async throws(ReaderError) -> T {
         let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
         let client = ReaderClient(configuration: .init(cachePath: path))
         let output = options.makeOutput()
-        let result: Result<T, ReaderError>
-        do throws(ReaderError) { result = .success(try await body(client)) } catch { result = .failure(error) }
+        let result = await CommandRunner.using(client, body)
         var notices = await client.notices.drain()
         // A cache command that fails on the cache says so in its error; the notice a load would
         // have shown ("carrying on without it") is not true of a command that stops.

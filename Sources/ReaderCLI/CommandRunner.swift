@@ -1,32 +1,37 @@
 import Foundation
-import Logging
 import ReaderKit
 
 /// The shared body of every fetching command: configure, load, show notices, render.
 enum CommandRunner {
     /// Makes a client from the options, runs `work` with it, shuts it down and shows the run's
     /// notices; a failure is rethrown for ``Reader/main()`` to render.
+    /// - Parameter environment: where the cache path and the services' variables are read.
     static func withClient<T, Offline>(_ options: FetchOptions<Offline>,
-                              _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = options.verbose ? .debug : .critical
-            return handler
-        }
-        let configuration = try options.clientConfiguration(environment: ProcessInfo.processInfo.environment)
-        let client = ReaderClient(configuration: configuration, logger: Logger(label: "reader"))
+                                       environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
+        let configuration = try options.clientConfiguration(environment: environment)
+        let client = ReaderClient(configuration: configuration, logger: CommandLogging.logger(verbose: options.verbose))
         let output = options.makeOutput()
         // Waiting is said while it happens; everything else once the work is done.
         await client.notices.listen { notice in if notice.kind == .waiting { output.notice(notice) } }
-        let result: Result<T, LoadFailure>
-        do throws(LoadFailure) {
+        let result = await using(client, work)
+        output.notices(await client.notices.drain())
+        return try result.get()
+    }
+
+    /// Runs `work` with `client`, then shuts the client down whatever `work` did: its connections
+    /// closed, and what it stored copied from the cache's log into the file itself
+    /// (``ReaderClient/shutdown()``). Every command that makes a client ends it here.
+    static func using<T, Failure: Error>(_ client: ReaderClient,
+                                         _ work: (ReaderClient) async throws(Failure) -> T) async -> Result<T, Failure> {
+        let result: Result<T, Failure>
+        do throws(Failure) {
             result = .success(try await work(client))
         } catch {
             result = .failure(error)
         }
         await client.shutdown()
-        output.notices(await client.notices.drain())
-        return try result.get()
+        return result
     }
 
     /// Loads `endpoint` and writes it: `render` for people, `jsonItems` for `--json`.

@@ -37,7 +37,7 @@ extension Reader {
 
         func validate() throws {
             do { _ = try Reddit.comments(post: post, sort: sort, depth: depth, limit: limit) }
-            catch { throw ValidationError(error.message) }
+            catch { throw ValidationError(CLIWording.message(of: error)) }
         }
 
         func run() async throws {

@@ -8,17 +8,19 @@ struct Output {
     /// Colour for stderr's labels; plain unless stderr is a terminal that takes colour.
     var errorStyle = Style.plain
 
-    /// Renders a failure: `error CODE: message` with what to do next, or one JSON object on stderr.
-    /// - Parameter suggestion: what to do next when the situation is known (``LoadFailure/suggestion``);
+    /// Renders a failure: `error CODE: message` with what to do next, or one JSON object on stderr,
+    /// in reader's words (``CLIWording``).
+    /// - Parameter advice: what to do next when the situation is known (``LoadFailure/advice``);
     ///   the error's own, which claims nothing about the situation, otherwise.
-    func error(_ error: ReaderError, decision: Decision, suggestion: String? = nil, usage: String = "") {
-        let suggestion = suggestion ?? error.suggestion
+    func error(_ error: ReaderError, decision: Decision, advice: [Advice]? = nil, usage: String = "") {
+        let suggestion = CLIWording.hint(advice ?? error.advice)
+        let message = CLIWording.message(of: error)
         if json {
             var object: [String: JSONValue] = [
                 "code": .string(error.code.description),
                 "domain": .string(error.code.domain.rawValue),
                 "decision": .string(decision.name),
-                "message": .string(error.message),
+                "message": .string(message),
                 "suggestion": .string(suggestion),
                 "exit_code": .integer(Int64(error.exitCode.rawValue)),
             ]
@@ -28,7 +30,7 @@ struct Output {
             return
         }
         let width = Terminal.errorWidth()
-        var lines = [labelled("error \(error.code)", error.message, width: width, colour: errorStyle.red),
+        var lines = [labelled("error \(error.code)", message, width: width, colour: errorStyle.red),
                      Terminal.wrapMessage("  hint: \(suggestion)", width: width, hangingIndent: 8)]
         if verbose {
             lines.append(Terminal.wrapMessage("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))",
@@ -49,7 +51,7 @@ struct Output {
     func notice(_ notice: Notice, count: Int = 1) {
         let label = notice.kind == .staleData || notice.kind == .waiting ? "notice" : "warning"
         let times = count > 1 ? " (\(count) times)" : ""
-        try? writeLine(labelled("\(label) \(notice.code)", notice.message + times, width: Terminal.errorWidth(), colour: errorStyle.yellow),
+        try? writeLine(labelled("\(label) \(notice.code)", CLIWording.message(of: notice) + times, width: Terminal.errorWidth(), colour: errorStyle.yellow),
                        to: .standardError)
     }
 

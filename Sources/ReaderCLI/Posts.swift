@@ -47,7 +47,7 @@ extension Reader {
         func validate() throws {
             guard subreddit == nil || user == nil else { throw ValidationError("give a subreddit or --user, not both") }
             guard (1...20).contains(pages) else { throw ValidationError("--pages must be from 1 to 20, got \(pages)") }
-            do { _ = try endpoint(after: after) } catch { throw ValidationError(error.message) }
+            do { _ = try endpoint(after: after) } catch { throw ValidationError(CLIWording.message(of: error)) }
         }
 
         /// - Parameter defaultSubreddits: read when no subreddit and no user is given (the config file's).

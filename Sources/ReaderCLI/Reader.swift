@@ -41,7 +41,7 @@ struct Reader: AsyncParsableCommand, HelpExamples {
             // The message quotes the argument, which may be anything: a megabyte, escape sequences.
             let usage = usageString(for: error)
             let text = commandSuggestion(for: message(for: error), arguments: Array(arguments)) ?? message(for: error)
-            output.error(.invalidArgument(shortened(TerminalText.sanitise(text, maxLength: Int.max))),
+            output.error(.invalidArgument(Wording(shortened(TerminalText.sanitise(text, maxLength: Int.max)))),
                          decision: .alert,
                          usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
             Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
@@ -55,7 +55,7 @@ struct Reader: AsyncParsableCommand, HelpExamples {
             }
             try StandardOutput.flushStandardIO()
         } catch let failure as LoadFailure {
-            end(with: failure.error, decision: failure.decision, suggestion: failure.suggestion, output: output)
+            end(with: failure.error, decision: failure.decision, advice: failure.advice, output: output)
         } catch let error as ReaderError {
             end(with: error, decision: .alert, output: output)
         } catch {
@@ -77,10 +77,10 @@ struct Reader: AsyncParsableCommand, HelpExamples {
     }
 
     /// Reports `error` and exits with its code; a closed pipe ends quietly, as `cat` does.
-    /// - Parameter suggestion: the hint for the situation, when it is known (``LoadFailure/suggestion``).
-    private static func end(with error: ReaderError, decision: Decision, suggestion: String? = nil, output: Output) -> Never {
+    /// - Parameter advice: the hint for the situation, when it is known (``LoadFailure/advice``).
+    private static func end(with error: ReaderError, decision: Decision, advice: [Advice]? = nil, output: Output) -> Never {
         if case .output(let failure) = error, failure.isClosedPipe { ProcessSetup.endByClosedPipe() }
-        output.error(error, decision: decision, suggestion: suggestion)
+        output.error(error, decision: decision, advice: advice)
         Foundation.exit(error.exitCode.rawValue)
     }
 

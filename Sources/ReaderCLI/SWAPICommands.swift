@@ -34,7 +34,7 @@ extension SWAPICommand {
             if let id = query.id { _ = try SWAPI.resource(Resource.self, id: id) }
             else { _ = try SWAPI.list(Resource.self, page: query.page, search: query.search) }
         } catch {
-            throw ValidationError(error.message)
+            throw ValidationError(CLIWording.message(of: error))
         }
     }
 

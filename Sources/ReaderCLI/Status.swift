@@ -32,22 +32,24 @@ extension Reader {
             let client = ReaderClient(configuration: .init(
                 services: try ServiceConfiguration.resolve(environment: environment),
                 cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
-            async let swapi = client.checkConnectivity(of: SWAPI.root)
-            async let reddit = client.checkConnectivity(of: Reddit.probe)
-            let checks = await [swapi, reddit]
-            let token = await client.credentialStatus(of: RedditService.name)
-            let cache: Result<CacheStatistics, ReaderError>
-            do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
-            let now = Date()
-            let lockouts = await client.rateLimitLockouts().compactMap { state in state.lockedOutUntil(at: now).map { (host: state.host, until: $0) } }
-            await client.shutdown()
+            let (checks, token, cache, lockouts) = await CommandRunner.using(client) { client in
+                async let swapi = client.checkConnectivity(of: SWAPI.root)
+                async let reddit = client.checkConnectivity(of: Reddit.probe)
+                let checks = await [swapi, reddit]
+                let token = await client.credentialStatus(of: RedditService.name)
+                let cache: Result<CacheStatistics, ReaderError>
+                do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
+                let now = Date()
+                let lockouts = await client.rateLimitLockouts().compactMap { state in state.lockedOutUntil(at: now).map { (host: state.host, until: $0) } }
+                return (checks, token, cache, lockouts)
+            }.get()
 
             let output = output.makeOutput()
             if self.output.json {
                 var cacheJSON: JSONValue = .null
                 switch cache {
                 case .success(let statistics): cacheJSON = (try? JSONValue(encoding: statistics)) ?? .null
-                case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(error.message)])
+                case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(CLIWording.message(of: error))])
                 }
                 try output.writeJSON(JSONValue.object([
                     "services": (try? JSONValue(encoding: checks)) ?? .null,
@@ -79,7 +81,7 @@ extension Reader {
                     }
                     let time = result.milliseconds < 10 ? String(format: "%.1f ms", result.milliseconds)
                         : String(format: "%.0f ms", result.milliseconds)
-                    let outcome = result.error.map { "error \($0.code): \($0.message)" } ?? "ok  " + result.detail
+                    let outcome = result.error.map { "error \($0.code): \(CLIWording.message(of: $0))" } ?? "ok  " + result.detail
                     rows.append([check.service.rawValue, step.rawValue, time, outcome])
                 }
             }
@@ -102,7 +104,7 @@ extension Reader {
                 cacheLine = "\(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
                     + "\(total.entries) \(total.entries == 1 ? "entry" : "entries")\(ages)"
             case .failure(let error):
-                cacheLine = "error \(error.code): \(error.message)"
+                cacheLine = "error \(error.code): \(CLIWording.message(of: error))"
             }
             let tokenLine = switch token {
             case nil: "read anonymously (no READER_REDDIT_CLIENT_ID)"

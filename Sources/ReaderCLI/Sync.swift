@@ -80,7 +80,7 @@ extension Reader {
         func validate() throws {
             // Without arguments the targets come from the config file, read (and reported on) in run().
             guard !targets.isEmpty else { return }
-            do { _ = try Self.plan(targets) } catch { throw ValidationError(error.message) }
+            do { _ = try Self.plan(targets) } catch { throw ValidationError(CLIWording.message(of: error)) }
         }
 
         func run() async throws {
@@ -110,8 +110,9 @@ extension Reader {
             } else {
                 for (name, report) in reports {
                     try output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
-                    for line in report.failureLines {
-                        try output.writeLine((line.hasPrefix("hint:") ? "    " : "  ") + line, to: .standardOutput)
+                    for group in report.failureGroups {
+                        try output.writeLine("  " + group.summary(message: CLIWording.message(of: group)), to: .standardOutput)
+                        try output.writeLine("    hint: " + CLIWording.hint(group.advice), to: .standardOutput)
                     }
                 }
             }
@@ -138,13 +139,13 @@ extension Reader {
                 "failed": .integer(Int64(report.failed)),
                 "not_read": .array(report.notRead.map { item in
                     .object(["name": .string(item.name), "code": .string(item.error.code.description),
-                             "message": .string(item.error.message), "exit_code": .integer(Int64(item.error.exitCode.rawValue))])
+                             "message": .string(CLIWording.message(of: item.error)), "exit_code": .integer(Int64(item.error.exitCode.rawValue))])
                 }),
                 "pages_failed": .object(report.pagesFailed.mapValues { .integer(Int64($0)) }),
                 "failures": .array(report.failureGroups.map { group in
                     .object(["code": .string(group.code.description), "count": .integer(Int64(group.count)),
-                             "message": .string(group.message), "examples": .array(group.subjects.map(JSONValue.string)),
-                             "suggestion": .string(group.suggestion),
+                             "message": .string(CLIWording.message(of: group)), "examples": .array(group.subjects.map(JSONValue.string)),
+                             "suggestion": .string(CLIWording.hint(group.advice)),
                              "exit_code": .integer(Int64(group.error.exitCode.rawValue))])
                 }),
             ])

@@ -1,4 +1,5 @@
 import Foundation
+import ReaderKit
 import Testing
 import TestSupport
 
@@ -46,6 +47,66 @@ import TestSupport
         #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
         #expect(try reader.run("films", "--offline").status == 69)
         #expect(try reader.run("cache", "clear", "--api", "gopher").status == 64, "arguments are validated")
+        await server.shutdown()
+    }
+
+    @Test func clearAndPruneEndWithWhatTheyRemovedOutOfTheFileItself() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("posts", "python").status == 0)
+        func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: reader.cachePath + "-wal")[.size] as? Int ?? -1 }
+        /// The entries of the cache file alone, as a copy or a backup of it without its log holds them.
+        func entriesInTheFileAlone() throws -> Int? {
+            let copy = reader.folder.appendingPathComponent("copy-\(UUID().uuidString)/cache.sqlite")
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: reader.cachePath, toPath: copy.path)
+            let stats = try reader.run("cache", "stats", "--json", "--cache-path", copy.path)
+            return (stats.json?["total"] as? [String: Any])?["entries"] as? Int
+        }
+        #expect(try entriesInTheFileAlone() == 2)
+
+        // Each command shuts its client down: the log is copied into the file and emptied.
+        let cleared = try reader.run("cache", "clear", "--api", "reddit")
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"), "\(cleared.stderr)")
+        #expect(try logSize() == 0)
+        #expect(try entriesInTheFileAlone() == 1)
+
+        #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
+        #expect(try logSize() == 0)
+        #expect(try entriesInTheFileAlone() == 0)
+        await server.shutdown()
+    }
+
+    /// A program built on ReaderKit keeps its own service's entries in the same file:
+    /// `reader cache` shows them and clears them by that service's name, and only them.
+    @Test func anotherServicesEntriesAreShownAndClearedByItsName() async throws {
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        do {
+            let cache = try ResponseCache.open(path: reader.cachePath)
+            for id in ["OL1W", "OL2W"] {
+                try cache.store(CacheEntry(key: "https://openlibrary.org/works/\(id).json", service: "openlibrary",
+                                           url: "https://openlibrary.org/works/\(id).json", status: 200,
+                                           body: Data(#"{"title": "t"}"#.utf8), fetchedAt: Date()), sizeLimit: nil)
+            }
+            cache.close()
+        }
+        let stats = try #require(try reader.run("cache", "stats", "--json").json)
+        let apis = try #require(stats["apis"] as? [String: Any])
+        #expect(Set(apis.keys) == ["swapi", "reddit", "openlibrary"])
+        #expect((apis["openlibrary"] as? [String: Any])?["entries"] as? Int == 2)
+        let table = try reader.run("cache", "stats")
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(Array(rows.drop { $0 != "API" }.prefix(5)) == ["API", "swapi", "reddit", "openlibrary", "total"])
+
+        let cleared = try reader.run("cache", "clear", "--api", "openlibrary")
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 2 entries"), "\(cleared.stderr)")
+        #expect(try reader.run("films", "--offline").status == 0, "SWAPI's entry stays")
+        let unknown = try reader.run("cache", "clear", "--api", "openlibrary2")
+        #expect(unknown.status == 64 && unknown.stderr.contains("R1001") && unknown.stderr.contains("known: swapi, reddit"), "\(unknown.stderr)")
+        #expect(try reader.run("cache", "clear", "--api", "Not A Name").status == 64)
         await server.shutdown()
     }
 

@@ -16,25 +16,27 @@ import Testing
         return ReaderError.status(failure).answered(by: RedditService())
     }
 
-    // MARK: - The cached copy decides what --offline and --max-stale hints say
+    // MARK: - The cached copy decides what the offline mode and maximumStale hints say
 
     @Test func aNetworkFailureWithNothingCachedDoesNotOfferOffline() {
-        let hint = Self.refused.suggestion(given: FailureFacts(cachedCopy: .none))
-        #expect(hint.hasSuffix("nothing is cached for this request yet, so --offline cannot show it either"), "\(hint)")
+        let facts = FailureFacts(cachedCopy: .none)
+        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .nothingCachedForOffline])
+        #expect(Self.refused.suggestion(given: facts)
+                == "check your connection and the service's base URL, and try again; nothing is cached for this request yet, so a load in the offline cache mode cannot show it either")
     }
 
     @Test func aNetworkFailureWithAServableCopyOffersOffline() {
-        let hint = Self.refused.suggestion(given: FailureFacts(cachedCopy: .servable))
-        #expect(hint.hasSuffix("--offline shows the cached copy"), "\(hint)")
+        let facts = FailureFacts(cachedCopy: .servable)
+        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .offlineShowsCachedCopy])
+        #expect(Self.refused.suggestion(given: facts).hasSuffix("; a load in the offline cache mode (LoadOptions.CacheMode.offline) shows the cached copy"))
     }
 
     @Test func aCopyOlderThanMaxStaleIsOfferedByALargerMaxStaleNotByOffline() {
-        for error in [Self.refused, Self.serverError] {
-            let hint = error.suggestion(given: FailureFacts(cachedCopy: .olderThanMaxStale))
-            #expect(hint.hasSuffix("the cached copy is older than --max-stale allows (--offline refuses it too): a larger --max-stale shows it"),
-                    "\(error.code): \(hint)")
-            #expect(!hint.contains("--offline reads"), "\(hint)")
-        }
+        let facts = FailureFacts(cachedCopy: .olderThanMaxStale)
+        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .allowOlderCopy])
+        #expect(Self.serverError.advice(given: facts) == [.plain("the service has a problem; try again later"), .allowOlderCopy])
+        #expect(Self.serverError.suggestion(given: facts)
+                == "the service has a problem; try again later; the cached copy is older than FreshnessPolicy.maximumStale allows (the offline cache mode refuses it too): a larger maximumStale shows it")
         // A copy never stands in for a 404: no word about it.
         #expect(Self.notFound.suggestion(given: FailureFacts(cachedCopy: .olderThanMaxStale)) == Self.notFound.suggestion)
     }
@@ -49,11 +51,12 @@ import Testing
 
     @Test func aPagePastTheEndNamesTheLastPage() {
         let many = FailureFacts(pageRange: FailureFacts.PageRange(pages: 9, items: 82))
-        #expect(Self.notFound.suggestion(given: many) == "there are 9 pages (82 in all): the last is --page 9")
+        #expect(Self.notFound.advice(given: many) == [.lastPage(pages: 9, items: 82)])
+        #expect(Self.notFound.suggestion(given: many) == "there are 9 pages (82 in all): the last is page 9")
         let one = FailureFacts(pageRange: FailureFacts.PageRange(pages: 1, items: 6))
-        #expect(Self.notFound.suggestion(given: one) == "there is 1 page (6 in all): leave out --page")
+        #expect(Self.notFound.suggestion(given: one) == "there is 1 page (6 in all): ask for page 1")
         let offline = ReaderError.cache(CacheFailure(.notCached, path: "", detail: ""))
-        #expect(offline.suggestion(given: many) == "there are 9 pages (82 in all): the last is --page 9")
+        #expect(offline.advice(given: many) == [.lastPage(pages: 9, items: 82)])
         // A failure that is not about the page is not told about pages.
         #expect(!Self.refused.suggestion(given: many).contains("pages"))
     }
@@ -76,12 +79,13 @@ import Testing
     }
 
     @Test func theBlockPageSaysHowToSetAnAppIdentityUnlessOneWasUsed() {
-        let anonymous = Self.blockPage().suggestion(given: FailureFacts(cachedCopy: .none))
-        #expect(anonymous.contains("set READER_REDDIT_CLIENT_ID") && anonymous.contains("\"Reddit with an app identity\""), "\(anonymous)")
+        let anonymous = Self.blockPage().advice(given: FailureFacts(cachedCopy: .none))
+        #expect(anonymous == [.service("reddit", reason: "blocked", withCredential: false, text:
+            "Reddit lets in readers with an app identity: give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)")])
         #expect(Self.blockPage().reason == "blocked")
-        let withIdentity = Self.blockPage().suggestion(given: FailureFacts(cachedCopy: .none, usedAppIdentity: true))
-        #expect(!withIdentity.contains("set READER_REDDIT_CLIENT_ID") && withIdentity.contains("try later or from another network"),
-                "\(withIdentity)")
+        let withIdentity = Self.blockPage().advice(given: FailureFacts(cachedCopy: .none, usedAppIdentity: true))
+        #expect(withIdentity == [.service("reddit", reason: "blocked", withCredential: true, text:
+            "Reddit refused it although the request carried the app's identity; try later or from another network")])
     }
 
     @Test func anAddressNamesItsPort() {

@@ -104,8 +104,8 @@ import ArgumentParser
         AnswerFuzzing.decideAndPresent(error)
         _ = error.exitCode.rawValue
         _ = try? ReaderJSON.makeEncoder().encode(JSONValue.object([
-            "code": .string(error.code.description), "message": .string(error.message),
-            "suggestion": .string(error.suggestion), "detail": .string(error.technicalDetail),
+            "code": .string(error.code.description), "message": .string(CLIWording.message(of: error)),
+            "suggestion": .string(CLIWording.hint(error.advice)), "detail": .string(error.technicalDetail),
         ]))
         _ = TerminalText.sanitise(error.technicalDetail, maxLength: 2000)
     }

@@ -10,7 +10,7 @@ public enum CacheLocation {
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when no location can be found or a path is empty.
     public static func resolve(explicitPath: String? = nil, environment: [String: String]) throws(ReaderError) -> String {
         if let explicitPath {
-            guard !explicitPath.isEmpty else { throw .invalidArgument("--cache-path is empty") }
+            guard !explicitPath.isEmpty else { throw .invalidArgument("\(name: "explicitPath") is empty") }
             return explicitPath
         }
         if let path = environment["READER_CACHE_PATH"], !path.isEmpty { return path }

@@ -368,7 +368,9 @@ public struct ResponseCache: Sendable {
     /// Records that a load was answered, for `reader cache stats`, and marks the entry as just used.
     /// - Parameters:
     ///   - use: whether the cache answered, the network did, or a `304` confirmed the copy.
+    ///   - service: the service the load was for: its statistics count the use.
     ///   - key: the entry used, if one was.
+    ///   - now: when; the entry's last use, which eviction goes by.
     public func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) throws(CacheFailure) {
         try checkWritable()
         try run {

@@ -18,13 +18,21 @@ public struct Notice: Sendable, Equatable, Hashable {
     public var kind: Kind
     /// The code of the error behind the notice.
     public var code: ErrorCode
-    /// One line for people, already safe for a terminal.
-    public var message: String
+    /// One line for people, already safe for a terminal, with the settings it names kept as
+    /// names, for a front end that names them its own way.
+    public var wording: Wording
+    /// One line for people, already safe for a terminal, in ReaderKit's words.
+    public var message: String { wording.description }
 
     public init(kind: Kind, code: ErrorCode, message: String) {
+        self.init(kind: kind, code: code, wording: Wording(message))
+    }
+
+    /// A notice whose line names settings (``Wording``).
+    public init(kind: Kind, code: ErrorCode, wording: Wording) {
         self.kind = kind
         self.code = code
-        self.message = message
+        self.wording = wording
     }
 }
 

@@ -35,15 +35,27 @@ public struct SyncReport: Sendable {
 
         /// What the group's requests met: the error's message when all said the same, else what
         /// the code means, so that 102 different 404s are not told as the first one's.
-        public var message: String { allSaidTheSame ? error.message : error.messageForMany }
+        public var message: String { wording.description }
+
+        /// ``message`` with the settings it names kept as names (``ReaderError/wording``).
+        public var wording: Wording {
+            let many = error.messageForMany
+            return allSaidTheSame || many == error.message ? error.wording : Wording(many)
+        }
 
         /// What to do about these failures: run the sync again only where that can help
         /// (``ReaderError/suggestionAfterSync``).
         public var suggestion: String { error.suggestionAfterSync }
 
+        /// ``suggestion`` as values a front end words its own way (``ReaderError/adviceAfterSync``).
+        public var advice: [Advice] { error.adviceAfterSync }
+
         /// `H500 ×36: the server answered 500 Internal Server Error (starships/2, starships/3,
         /// starships/5 and 33 more)`.
-        public var summary: String {
+        public var summary: String { summary(message: message) }
+
+        /// ``summary`` with `message` in place of ``message``: a front end's wording of it.
+        public func summary(message: String) -> String {
             guard !subjects.isEmpty else { return "\(code) ×\(count): \(message)" }
             let more = count > subjects.count ? " and \(count - subjects.count) more" : ""
             return "\(code) ×\(count): \(message) (\(subjects.joined(separator: ", "))\(more))"

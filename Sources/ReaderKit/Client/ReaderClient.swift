@@ -92,8 +92,12 @@ public struct LoadFailure: Error, Sendable {
         self.facts = facts
     }
 
-    /// What the user can do next, in this situation (``ReaderError/suggestion(given:)``).
+    /// What can be done next, in this situation, in ReaderKit's words (``ReaderError/suggestion(given:)``).
     public var suggestion: String { error.suggestion(given: facts) }
+
+    /// What can be done next, in this situation, as values a front end words its own way
+    /// (``ReaderError/advice(given:)``).
+    public var advice: [Advice] { error.advice(given: facts) }
 }
 
 /// Loads endpoints through the cache and the network, applying the ErrorHandler's decisions.
@@ -298,8 +302,8 @@ public actor ReaderClient {
             case .retry(let delay):
                 if options.waitForConnectivity, attempt == 1, case .transport(let failure) = error,
                    RetryPolicy.connectivityReasons.contains(failure.reason) {
-                    await notices.post(Notice(kind: .waiting, code: error.code, message:
-                        "\(TerminalText.sanitise(failure.host, maxLength: 253)) cannot be reached; waiting for it (--wait, up to --timeout)"))
+                    await notices.post(Notice(kind: .waiting, code: error.code, wording:
+                        "\(TerminalText.sanitise(failure.host, maxLength: 253)) cannot be reached; waiting for it (\(name: "LoadOptions.waitForConnectivity"), up to \(name: "LoadOptions.deadline"))"))
                 }
                 // A wait that is cancelled ends the load with the failure that caused it.
                 let cause = error
@@ -315,8 +319,8 @@ public actor ReaderClient {
             default:
                 await record(.miss, service: endpoint.service, key: key)
                 if let copy = cached, !servable, ErrorHandler.mayServeStale(error) {
-                    await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
-                        "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
+                    await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), wording:
+                        "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than \(name: "FreshnessPolicy.maximumStale") allows"))
                 }
                 // A copy a reset just deleted is gone: nothing is cached any more.
                 let copyState: FailureFacts.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
@@ -356,7 +360,7 @@ public actor ReaderClient {
             await write { (cache) throws(CacheFailure) in
                 let evicted = try cache.store(entry, sizeLimit: limit)
                 logger.debug("stored", metadata: ["cache.key": "\(key)", "cache.bytes": "\(entry.bodySize)",
-                                                  "cache.evicted": "\(evicted.map(String.init) ?? "not stored: larger than --cache-size")"])
+                                                  "cache.evicted": "\(evicted.map(String.init) ?? "not stored: larger than the cache size limit")"])
             }
         }
         return .body(Loaded(value: value, body: response.body, metadata: LoadMetadata(

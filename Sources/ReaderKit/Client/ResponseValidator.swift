@@ -9,6 +9,8 @@ import Foundation
 public enum ResponseValidator {
     /// Validates `response` to a request for `url`.
     /// - Parameters:
+    ///   - response: the answer, body included.
+    ///   - url: the URL asked for, shown in a failure.
     ///   - now: the time, to read a `Retry-After` given as an HTTP date.
     ///   - service: the service that answered, or nil for the common shapes.
     /// - Throws: ``ReaderError/status(_:)`` or ``ReaderError/contentType(_:)``.

@@ -134,6 +134,7 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Reads the TOML in `text` into checked values.
     /// - Parameters:
+    ///   - text: the file's contents.
     ///   - path: the file's path, for messages.
     ///   - isPrivate: whether only its owner can read the file; a client secret is refused otherwise.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for TOML that does not parse, an unknown
@@ -299,7 +300,7 @@ private struct ValueReader {
     func subreddits(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {
         try list(value).map { (name) throws(ReaderError) in
             do {
-                guard !name.contains("+") else { throw ReaderError.invalidArgument(name) }
+                guard !name.contains("+") else { throw ReaderError.invalidArgument(Wording(name)) }
                 return try Reddit.validatedSubreddit(name)
             } catch {
                 throw failure("\"\(TerminalText.sanitise(name, maxLength: 40))\" is not a subreddit name: use 1 to 21 letters, digits or underscores, one name to an entry")

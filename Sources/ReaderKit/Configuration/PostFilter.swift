@@ -20,8 +20,11 @@ public struct PostFilter: Sendable, Equatable {
     public var isEmpty: Bool { hiddenSubreddits.isEmpty && hiddenWords.isEmpty }
 
     /// Whether a post of `subreddit` titled `title` is hidden.
-    /// - Parameter requested: the subreddits the user named for this listing: a subreddit asked
-    ///   for by name is shown even if it is hidden elsewhere (the front page, r/popular).
+    /// - Parameters:
+    ///   - subreddit: the subreddit the post is in, as the listing names it.
+    ///   - title: the post's title, as the API sent it (HTML entities are decoded here).
+    ///   - requested: the subreddits the user named for this listing: a subreddit asked
+    ///     for by name is shown even if it is hidden elsewhere (the front page, r/popular).
     public func hides(subreddit: String, title: String, requested: Set<String> = []) -> Bool {
         let key = Self.subredditKey(subreddit)
         if hiddenSubreddits.contains(key), !requested.contains(where: { Self.subredditKey($0) == key }) { return true }

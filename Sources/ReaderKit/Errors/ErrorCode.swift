@@ -50,7 +50,10 @@ public struct ErrorCode: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// The exit codes of `reader`, from BSD's sysexits so that scripts can tell failures apart.
-public enum ExitCode: Int32, Sendable, CaseIterable {
+///
+/// A number where it is shown: `print(error.exitCode)` prints `68`, as `reader` exits; the case's
+/// name (`noHost`) is ``name``, and `exit(error.exitCode.rawValue)` ends a process with it.
+public enum ExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
     case success = 0
     /// Invalid arguments.
     case usage = 64
@@ -77,4 +80,26 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case noPermission = 77
     /// Invalid configuration (environment variables).
     case configuration = 78
+
+    /// The number, such as `68`: what a shell's `$?` shows.
+    public var description: String { String(rawValue) }
+
+    /// The case's name, such as `noHost`: sysexits' `EX_NOHOST` in Swift's spelling.
+    public var name: String {
+        switch self {
+        case .success: "success"
+        case .usage: "usage"
+        case .dataError: "dataError"
+        case .notFound: "notFound"
+        case .noHost: "noHost"
+        case .unavailable: "unavailable"
+        case .software: "software"
+        case .cannotCreate: "cannotCreate"
+        case .ioError: "ioError"
+        case .temporaryFailure: "temporaryFailure"
+        case .protocolError: "protocolError"
+        case .noPermission: "noPermission"
+        case .configuration: "configuration"
+        }
+    }
 }

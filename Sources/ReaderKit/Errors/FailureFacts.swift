@@ -1,6 +1,7 @@
-/// What was known about a failed request besides its error, so that the hint shown with it is
-/// one that holds: `--offline` is suggested only when it would show something, a larger
-/// `--max-stale` only when an older copy exists, setting an app identity only when none was used.
+/// What was known about a failed request besides its error, so that the advice given with it
+/// holds: the offline cache mode is suggested only when it would show something, a larger
+/// ``FreshnessPolicy/maximumStale`` only when an older copy exists, setting an app identity only
+/// when none was used.
 ///
 /// ``ReaderClient`` fills it in where a load fails (``LoadFailure/facts``); an error met
 /// elsewhere has the defaults, which claim nothing (``CachedCopy/unknown``).
@@ -47,14 +48,14 @@ public struct FailureFacts: Sendable, Equatable {
 }
 
 extension ReaderError {
-    /// What the user can do next, given what is known about the request: every part of it holds
-    /// in that situation.
+    /// What can be done next, given what is known about the request, in ReaderKit's words: every
+    /// part of it holds in that situation (``advice(given:)`` gives the same as values).
     ///
-    /// | situation | the hint |
+    /// | situation | the advice |
     /// |---|---|
-    /// | network failure, nothing cached | no `--offline`: it says nothing is cached yet |
-    /// | network failure, a copy older than `--max-stale` | no `--offline` (it refuses that copy too): a larger `--max-stale` |
-    /// | network failure, a copy `--offline` would show | `--offline` |
+    /// | network failure, nothing cached | not the offline mode: it says nothing is cached yet |
+    /// | network failure, a copy older than `maximumStale` | not the offline mode (it refuses that copy too): a larger `maximumStale` |
+    /// | network failure, a copy the offline mode would show | the offline mode |
     /// | a page past the end of a list | how many pages there are, and the last |
     /// | Reddit's block page or a 403, without an app identity | how to set one |
     /// | the same, with an app identity | try later or from another network |
@@ -62,26 +63,31 @@ extension ReaderError {
     /// - Parameter facts: what the client knew when the request failed.
     /// - Returns: one sentence, without the error's code.
     public func suggestion(given facts: FailureFacts) -> String {
+        advice(given: facts).text
+    }
+
+    /// What can be done next, given what is known about the request, as values a front end
+    /// words its own way (``Advice``); ``suggestion(given:)`` is ReaderKit's wording of them.
+    /// - Parameter facts: what the client knew when the request failed.
+    public func advice(given facts: FailureFacts) -> [Advice] {
         if let range = facts.pageRange, isPageMissing {
-            let pages = range.pages == 1 ? "there is 1 page" : "there are \(range.pages) pages"
-            let items = "\(range.items) in all"
-            return range.pages == 1 ? "\(pages) (\(items)): leave out --page" : "\(pages) (\(items)): the last is --page \(range.pages)"
+            return [.lastPage(pages: range.pages, items: range.items)]
         }
-        if case .status(let failure) = self, let suggestion = failure.explanation?.suggestionWithCredential, failure.retryAt == nil,
-           facts.usedAppIdentity {
-            return suggestion
+        if case .status(let failure) = self, let explanation = failure.explanation, let text = explanation.suggestionWithCredential,
+           failure.retryAt == nil, facts.usedAppIdentity {
+            return [.service(failure.service, reason: explanation.reason, withCredential: true, text: text)]
         }
         switch (self, facts.cachedCopy) {
         case (.transport(let failure), .none) where Self.networkReasons.contains(failure.reason):
-            return "\(networkAdvice(failure)); nothing is cached for this request yet, so --offline cannot show it either"
+            return [networkAdvice(failure), .nothingCachedForOffline]
         case (.transport(let failure), .servable) where Self.networkReasons.contains(failure.reason):
-            return "\(networkAdvice(failure)); --offline shows the cached copy"
+            return [networkAdvice(failure), .offlineShowsCachedCopy]
         case (_, .olderThanMaxStale) where ErrorHandler.mayServeStale(self):
-            let base = if case .transport(let failure) = self, Self.networkReasons.contains(failure.reason) { networkAdvice(failure) }
-                else { suggestion }
-            return "\(base); the cached copy is older than --max-stale allows (--offline refuses it too): a larger --max-stale shows it"
+            let base = if case .transport(let failure) = self, Self.networkReasons.contains(failure.reason) { [networkAdvice(failure)] }
+                else { advice }
+            return base + [.allowOlderCopy]
         default:
-            return suggestion
+            return advice
         }
     }
 
@@ -89,12 +95,12 @@ extension ReaderError {
     static let networkReasons: Set<TransportFailure.Reason> = [.timedOut, .cannotFindHost, .cannotConnectToHost, .connectionLost, .notConnected, .unknown]
 
     /// What to do about the network itself, without a word about the cache.
-    private func networkAdvice(_ failure: TransportFailure) -> String {
+    private func networkAdvice(_ failure: TransportFailure) -> Advice {
         switch failure.reason {
-        case .cannotFindHost: "check the address and your DNS"
-        case .timedOut: "try again, or give more time with --timeout"
-        case .cannotConnectToHost: "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL), and try again"
-        default: "check your connection and try again"
+        case .cannotFindHost: .plain("check the address and your DNS")
+        case .timedOut: .allowMoreTime
+        case .cannotConnectToHost: .checkConnectionAndServiceAddress
+        default: .plain("check your connection and try again")
         }
     }
 
@@ -140,22 +146,25 @@ extension ReaderError {
 
     /// What to do about requests of a sync that failed with this error: run it again only where
     /// that can help. A 404 is not fixed by running the sync again.
-    public var suggestionAfterSync: String {
+    public var suggestionAfterSync: String { adviceAfterSync.text }
+
+    /// ``suggestionAfterSync`` as values a front end words its own way (``Advice``).
+    public var adviceAfterSync: [Advice] {
         if case .status(let failure) = self, failure.isNotFound || failure.apiError?.saysNotFound == true {
-            return "they are gone or never existed: running the sync again will not bring them back"
+            return [.plain("they are gone or never existed: running the sync again will not bring them back")]
         }
-        guard isWorthRetryingLater else { return suggestion }
+        guard isWorthRetryingLater else { return advice }
         switch self {
         case .transport(let failure) where failure.reason == .cannotFindHost:
-            return "check the address and your DNS, then run the sync again"
+            return [.plain("check the address and your DNS, then run the sync again")]
         case .status(let failure) where (500...599).contains(failure.status):
-            return "the service has a problem; run the sync again later to fill these gaps"
+            return [.plain("the service has a problem; run the sync again later to fill these gaps")]
         case .status(let failure) where failure.status == 429:
-            return "the service asked for fewer requests; run the sync again later to fill these gaps"
+            return [.plain("the service asked for fewer requests; run the sync again later to fill these gaps")]
         case .rateLimited:
-            return "the rate limit is used up; run the sync again after it resets to fill these gaps"
+            return [.plain("the rate limit is used up; run the sync again after it resets to fill these gaps")]
         default:
-            return "run the sync again to fill these gaps"
+            return [.plain("run the sync again to fill these gaps")]
         }
     }
 }

@@ -50,10 +50,13 @@ extension ReaderError {
         }
     }
 
-    /// One sentence for people, with any server text sanitised.
+    /// One sentence for people, with any server text sanitised, in ReaderKit's words: the
+    /// parameters and settings it names are the API's (``wording`` keeps them apart).
     public var message: String {
         switch self {
-        case .invalidArgument(let text), .invalidConfiguration(let text):
+        case .invalidArgument(let wording):
+            return wording.description
+        case .invalidConfiguration(let text):
             return text
         case .transport(let failure):
             let host = TerminalText.sanitise(failure.host, maxLength: 253)
@@ -105,7 +108,7 @@ extension ReaderError {
             case .corrupt: return "the cache file is damaged"
             case .unwritable: return "the cache cannot be written (\(TerminalText.sanitise(failure.path)))"
             case .unavailable: return "the cache cannot be opened (\(TerminalText.sanitise(failure.path)))"
-            case .tooOld: return "the only cached copy is older than --max-stale allows"
+            case .tooOld: return wording.description
             case .damagedEntry: return "a cached copy is damaged: \(TerminalText.sanitise(failure.detail, maxLength: 200))"
             }
         case .rateLimited(let failure):
@@ -122,56 +125,67 @@ extension ReaderError {
         }
     }
 
-    /// What the user can do next, knowing nothing of the situation; ``suggestion(given:)`` knows
-    /// whether a cached copy exists, and says only what holds.
-    public var suggestion: String {
+    /// ``message`` with the parameters and settings it names kept as names, for a front end that
+    /// names them its own way (`reader` shows `--page` where ReaderKit says `page`).
+    public var wording: Wording {
         switch self {
-        case .invalidArgument: return "see 'reader help' for the arguments each command takes"
-        case .invalidConfiguration: return "fix the environment variable or config file setting named above, or remove it to use the default"
+        case .invalidArgument(let wording): wording
+        case .cache(let failure) where failure.reason == .tooOld:
+            "the only cached copy is older than \(name: "FreshnessPolicy.maximumStale") allows"
+        default: Wording(message)
+        }
+    }
+
+    /// What can be done next, knowing nothing of the situation, in ReaderKit's words;
+    /// ``suggestion(given:)`` knows whether a cached copy exists, and says only what holds.
+    public var suggestion: String { advice.text }
+
+    /// What can be done next, knowing nothing of the situation, as values a front end words
+    /// its own way (``Advice``); ``advice(given:)`` knows the situation.
+    public var advice: [Advice] {
+        switch self {
+        case .invalidArgument: return [.checkArguments]
+        case .invalidConfiguration: return [.plain("fix the environment variable or config file setting named above, or remove it to use the default")]
         case .transport(let failure):
             switch failure.reason {
-            case .cannotFindHost: return "check the address and your DNS; try again with --offline to read cached data"
-            case .timedOut: return "try again, or give more time with --timeout"
-            case .responseTooLarge, .secureConnectionFailed, .tooManyRedirects:
-                return "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"
-            case .redirectRefused:
-                return "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"
-            default: return "check your connection and try again; --offline reads cached data"
+            case .cannotFindHost: return [.plain("check the address and your DNS"), .tryAgainOffline]
+            case .timedOut: return [.allowMoreTime]
+            case .responseTooLarge, .secureConnectionFailed, .tooManyRedirects: return [.checkServiceAddress]
+            case .redirectRefused: return [.checkServiceAddressRedirected]
+            default: return [.plain("check your connection and try again"), .readCachedDataOffline]
             }
         case .status(let failure):
-            if let suggestion = failure.explanation?.suggestion, failure.retryAt == nil { return suggestion }
+            if let explanation = failure.explanation, let text = explanation.suggestion, failure.retryAt == nil {
+                return [.service(failure.service, reason: explanation.reason, withCredential: false, text: text)]
+            }
             switch failure.status {
-            case 404, 410: return "check the name or id"
-            case 401, 403: return "the resource is private, quarantined or forbidden; it cannot be read anonymously"
-            case _ where failure.retryAt != nil: return "try again then, or allow a longer wait with --max-wait"
-            case 408, 429: return "wait a moment and try again"
-            case 500...599: return "the service has a problem; try again later"
-            default: return failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments"
+            case 404, 410: return [.plain("check the name or id")]
+            case 401, 403: return [.plain("the resource is private, quarantined or forbidden; it cannot be read anonymously")]
+            case _ where failure.retryAt != nil: return [.tryAgainThenOrAllowLongerWait]
+            case 408, 429: return [.plain("wait a moment and try again")]
+            case 500...599: return [.plain("the service has a problem; try again later")]
+            default: return [.plain(failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments")]
             }
         case .contentType:
-            return "a network login page (captive portal) or a block page may be in the way; open a browser or try another network"
+            return [.plain("a network login page (captive portal) or a block page may be in the way; open a browser or try another network")]
         case .decoding:
-            return "the service changed; try updating reader, and report it if it persists"
+            return [.plain("the service changed; try updating reader, and report it if it persists")]
         case .cache(let failure):
             switch failure.reason {
-            case .notCached: return "run the command once without --offline while connected"
-            case .tooOld: return "allow older data with a larger --max-stale, or connect and try again"
-            case .damagedEntry: return "nothing to do: the damaged copy was dropped and is read again from the network next time"
-            case .unwritable: return "make the file and its folder writable for this user (or free disk space), or use --cache-path for another file"
-            case .unavailable: return "the cache path must name a regular file this user can read (or a place where one can be made); use --cache-path for another file"
-            case .corrupt: return "run with --cache-path to use another file"
+            case .notCached: return [.loadOnceConnected]
+            case .tooOld: return [.allowOlderDataOrConnect]
+            case .damagedEntry: return [.plain("nothing to do: the damaged copy was dropped and is read again from the network next time")]
+            case .unwritable, .unavailable, .corrupt: return [.useAnotherCacheFile(failure.reason)]
             }
         case .rateLimited:
-            return "try again after the reset, or allow a longer wait with --max-wait"
+            return [.tryAgainAfterResetOrAllowLongerWait]
         case .authentication(let failure):
-            return failure.installedApp
-                ? "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"
-                : "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"
+            return [.checkCredentials(installedApp: failure.installedApp)]
         case .output(let failure):
-            return failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
-                ? "free some space, or send the output elsewhere" : "send the output somewhere it can be written"
+            return [.plain(failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
+                ? "free some space, or send the output elsewhere" : "send the output somewhere it can be written")]
         case .bug:
-            return "this is a bug; please report it with code \(code)"
+            return [.plain("this is a bug; please report it with code \(code)")]
         }
     }
 
@@ -187,7 +201,8 @@ extension ReaderError {
     /// Detail for developers (`--verbose`): the URL, the coding path, what the transport said.
     public var technicalDetail: String {
         switch self {
-        case .invalidArgument(let text), .invalidConfiguration(let text), .bug(let text): text
+        case .invalidArgument(let wording): wording.description
+        case .invalidConfiguration(let text), .bug(let text): text
         case .transport(let failure): failure.detail
         case .status(let failure):
             "GET \(failure.url) → \(failure.status)"

@@ -17,7 +17,7 @@ extension ReaderError {
         }
         func clean(_ text: String?) -> String? { text.map { clean($0) } }
         switch self {
-        case .invalidArgument(let text): return .invalidArgument(clean(text))
+        case .invalidArgument(let wording): return .invalidArgument(wording.mappingText { clean($0) })
         case .invalidConfiguration(let text): return .invalidConfiguration(clean(text))
         case .transport(var failure):
             failure.detail = clean(failure.detail)

@@ -13,8 +13,9 @@ import Foundation
 /// - ``suggestion``
 /// - ``technicalDetail``
 public enum ReaderError: Error, Sendable {
-    /// An argument is invalid; found before any request (`R1001`).
-    case invalidArgument(String)
+    /// An argument is invalid; found before any request (`R1001`). The sentence names the
+    /// parameter refused as a ``Wording/Part/name(_:)``, for a front end to name its own way.
+    case invalidArgument(Wording)
     /// The configuration (an environment variable) is invalid (`R1002`).
     case invalidConfiguration(String)
     /// The request got no answer.

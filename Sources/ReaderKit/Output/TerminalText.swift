@@ -189,6 +189,7 @@ public enum TerminalText {
 
     /// Wraps sanitised `text` at spaces so that no line is wider than `cells`.
     /// - Parameters:
+    ///   - text: the text, already sanitised (``sanitise(_:maxLength:)``), so one line of words.
     ///   - cells: the widest line, at least 10.
     ///   - breakingLongWords: what becomes of a word wider than a line (a URL, a path): false cuts
     ///     it with an ellipsis; true breaks it across lines, so that none of it is lost.

@@ -3,7 +3,12 @@ import Foundation
 extension ReaderClient {
     /// Up to `pages` pages of a Reddit listing, following `after` from one page to the next and
     /// stopping early at the last page. Reddit's cursors make this sequential.
-    /// - Parameter makeEndpoint: the listing's endpoint starting after a fullname (nil: the first page).
+    /// - Parameters:
+    ///   - pages: the most pages to load.
+    ///   - options: how the cache and the network may be used, for every page.
+    ///   - progress: called as each page is loaded.
+    ///   - makeEndpoint: the listing's endpoint starting after a fullname (nil: the first page).
+    ///   - start: the fullname the first page starts after; nil for the listing's start.
     /// - Throws: ``LoadFailure`` for the first page that fails.
     public func loadPages(_ pages: Int, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil,
                           of makeEndpoint: (String?) throws(ReaderError) -> Endpoint<RedditListing>,

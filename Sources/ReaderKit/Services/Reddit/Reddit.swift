@@ -56,10 +56,13 @@ public enum Reddit {
     /// - Parameters:
     ///   - user: a name (`spez`) or `u/spez`.
     ///   - sort: hot, new, top or controversial (Reddit has no rising for users).
+    ///   - time: the period, for top and controversial only.
+    ///   - limit: 1 to 100.
+    ///   - after: the fullname (`t3_abc`) of the post the page starts after.
     /// - Throws: ``ReaderError/invalidArgument(_:)`` as ``posts(subreddit:sort:time:limit:after:)``.
     public static func userPosts(user: String, sort: Sort = .new, time: TimeRange? = nil, limit: Int = 25,
                                  after: String? = nil) throws(ReaderError) -> Endpoint<RedditListing> {
-        guard sort != .rising else { throw .invalidArgument("--sort rising is not available for a user's posts") }
+        guard sort != .rising else { throw .invalidArgument("\(name: "sort") rising is not available for a user's posts") }
         let name = try validatedUser(user)
         var query = try listingQuery(sort: sort, time: time, limit: limit, after: after)
         query.insert(URLQueryItem(name: "sort", value: sort.rawValue), at: 0)
@@ -79,12 +82,12 @@ public enum Reddit {
         var query = [URLQueryItem(name: "sort", value: sort.wireValue)]
         if let depth {
             guard (1...maximumDepth).contains(depth) else {
-                throw .invalidArgument("--depth must be from 1 to \(maximumDepth), got \(depth)")
+                throw .invalidArgument("\(name: "depth") must be from 1 to \(maximumDepth), got \(depth)")
             }
             query.append(URLQueryItem(name: "depth", value: String(depth)))
         }
         if let limit {
-            guard (1...500).contains(limit) else { throw .invalidArgument("--limit must be from 1 to 500, got \(limit)") }
+            guard (1...500).contains(limit) else { throw .invalidArgument("\(name: "limit") must be from 1 to 500, got \(limit)") }
             query.append(URLQueryItem(name: "limit", value: String(limit)))
         }
         query.append(URLQueryItem(name: "raw_json", value: "1"))
@@ -94,18 +97,18 @@ public enum Reddit {
     /// The query of a listing, with every argument checked.
     static func listingQuery(sort: Sort, time: TimeRange?, limit: Int, after: String?) throws(ReaderError) -> [URLQueryItem] {
         guard (1...maximumLimit).contains(limit) else {
-            throw .invalidArgument("--limit must be from 1 to \(maximumLimit), got \(limit)")
+            throw .invalidArgument("\(name: "limit") must be from 1 to \(maximumLimit), got \(limit)")
         }
         var query = [URLQueryItem(name: "limit", value: String(limit))]
         if let time {
             guard sort.takesTimeRange else {
-                throw .invalidArgument("--time goes with --sort top or controversial, not \(sort.rawValue)")
+                throw .invalidArgument("\(name: "time") goes with \(name: "sort") top or controversial, not \(sort.rawValue)")
             }
             query.append(URLQueryItem(name: "t", value: time.rawValue))
         }
         if let after {
             guard isFullname(after) else {
-                throw .invalidArgument("--after takes a post's fullname such as t3_2xmo63, got \"\(TerminalText.sanitise(after, maxLength: 40))\"")
+                throw .invalidArgument("\(name: "after") takes a post's fullname such as t3_2xmo63, got \"\(TerminalText.sanitise(after, maxLength: 40))\"")
             }
             query.append(URLQueryItem(name: "after", value: after))
         }

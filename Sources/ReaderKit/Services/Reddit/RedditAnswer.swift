@@ -59,15 +59,17 @@ enum RedditAnswer: Equatable {
         }
     }
 
+    /// What can be done, in ReaderKit's words: a front end words it its own way from
+    /// ``reason`` (``Advice/service(_:reason:withCredential:text:)``).
     var suggestion: String {
         switch self {
-        case .noSuchThing: "check the spelling; 'reader posts' without a name reads the front page"
+        case .noSuchThing: "check the spelling; Reddit.posts(subreddit: nil) reads the front page"
         case .banned: "nothing there can be read any more"
         case .privateSubreddit: "it cannot be read without an invitation from its moderators"
-        case .quarantined: "it cannot be read anonymously; reader does not opt in for you"
+        case .quarantined: "it cannot be read anonymously; ReaderKit does not opt in for you"
         case .forbidden: "Reddit may block anonymous reading from this network; \(Self.appIdentityAdvice), or try later or from another network"
-        case .tooManyRequests: "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
-        case .unauthorized: "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
+        case .tooManyRequests: "wait a few minutes; ReaderKit already waits as long as Reddit asks, up to RetryPolicy.maximumDelay"
+        case .unauthorized: "check the app's client id and secret (RedditCredentials); the app may have been deleted or its access revoked"
         case .blockedByNetworkSecurity: "Reddit lets in readers with an app identity: \(Self.appIdentityAdvice)"
         }
     }
@@ -77,15 +79,14 @@ enum RedditAnswer: Equatable {
     var suggestionWithAppIdentity: String {
         switch self {
         case .forbidden, .blockedByNetworkSecurity:
-            "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network"
+            "Reddit refused it although the request carried the app's identity; try later or from another network"
         default: suggestion
         }
     }
 
     /// How to read Reddit with an app identity, in a few words; the README's section has the steps.
     static let appIdentityAdvice =
-        "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"
-
+        "give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)"
 
     /// What a Reddit URL is about, as people name it: `r/python`, `u/spez`, `post 2xmo63`, `the front page`.
     static func subject(ofURL url: String) -> String {

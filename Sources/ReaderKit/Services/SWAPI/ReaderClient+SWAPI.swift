@@ -58,7 +58,10 @@ extension ReaderClient {
     /// The names of linked SWAPI resources (a film's characters, a person's homeworld…), loaded
     /// concurrently through the cache as background work: a link that cannot be loaded is left
     /// out of the answer rather than failing the whole view.
-    /// - Parameter links: resource URLs as SWAPI gives them.
+    /// - Parameters:
+    ///   - links: resource URLs as SWAPI gives them.
+    ///   - options: how the cache and the network may be used; the loads run as background work.
+    ///   - progress: called as each link is loaded.
     /// - Returns: the name for each link that loaded, and the codes of those that did not.
     public func names(of links: [String], options: LoadOptions = LoadOptions(),
                       progress: ProgressHandler? = nil) async -> LinkedNames {

@@ -14,14 +14,14 @@ public enum SWAPI {
         var query: [URLQueryItem] = []
         if let search {
             let trimmed = search.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { throw .invalidArgument("--search needs some text") }
+            guard !trimmed.isEmpty else { throw .invalidArgument("\(name: "search") needs some text") }
             guard trimmed.count <= 100, trimmed.unicodeScalars.allSatisfy({ TerminalText.isVisible($0) }) else {
-                throw .invalidArgument("--search takes at most 100 printable characters")
+                throw .invalidArgument("\(name: "search") takes at most 100 printable characters")
             }
             query.append(URLQueryItem(name: "search", value: trimmed))
         }
         if let page {
-            guard page >= 1, page <= 10_000 else { throw .invalidArgument("--page must be a whole number from 1, got \(page)") }
+            guard page >= 1, page <= 10_000 else { throw .invalidArgument("\(name: "page") must be a whole number from 1, got \(page)") }
             // Page 1 is the list itself: one URL, so one cache entry, however it was asked for.
             if page > 1 { query.append(URLQueryItem(name: "page", value: String(page))) }
         }

@@ -1,0 +1,94 @@
+import ReaderKit
+
+/// How `reader` words what ReaderKit says. ReaderKit words its messages and advice for a program
+/// that uses it, naming its API (`page`, `LoadOptions.CacheMode.offline`,
+/// `FreshnessPolicy.maximumStale`); `reader`'s user reads its flags, its environment variables and
+/// its commands instead. Only here are they named for ReaderKit's messages and advice.
+enum CLIWording {
+    /// reader's flag for each parameter or setting ReaderKit names in a message (``Wording``).
+    static let flags: [String: String] = [
+        "page": "--page", "search": "--search",
+        "sort": "--sort", "time": "--time", "limit": "--limit", "after": "--after", "depth": "--depth",
+        "explicitPath": "--cache-path",
+        "LoadOptions.waitForConnectivity": "--wait", "LoadOptions.deadline": "--timeout",
+        "FreshnessPolicy.maximumStale": "--max-stale",
+    ]
+
+    /// The flag for `name`; a name reader has no flag for is shown as ReaderKit spells it.
+    static func flag(for name: String) -> String { flags[name] ?? name }
+
+    /// The error's message, naming reader's flags.
+    static func message(of error: ReaderError) -> String {
+        error.wording.worded(naming: flag(for:))
+    }
+
+    /// What a sync's failure group met, naming reader's flags.
+    static func message(of group: SyncReport.FailureGroup) -> String {
+        group.wording.worded(naming: flag(for:))
+    }
+
+    /// The notice's line, naming reader's flags.
+    static func message(of notice: Notice) -> String {
+        notice.wording.worded(naming: flag(for:))
+    }
+
+    /// A hint: the advice in reader's words, joined as ReaderKit joins it.
+    static func hint(_ advice: [Advice]) -> String {
+        advice.map(text(of:)).joined(separator: "; ")
+    }
+
+    /// One piece of advice in reader's words.
+    static func text(of advice: Advice) -> String {
+        switch advice {
+        case .plain(let text): text
+        case .checkArguments: "see 'reader help' for the arguments each command takes"
+        case .allowMoreTime: "try again, or give more time with --timeout"
+        case .checkServiceAddress: "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"
+        case .checkConnectionAndServiceAddress:
+            "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL), and try again"
+        case .checkServiceAddressRedirected:
+            "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"
+        case .tryAgainOffline: "try again with --offline to read cached data"
+        case .readCachedDataOffline: "--offline reads cached data"
+        case .nothingCachedForOffline: "nothing is cached for this request yet, so --offline cannot show it either"
+        case .offlineShowsCachedCopy: "--offline shows the cached copy"
+        case .allowOlderCopy: "the cached copy is older than --max-stale allows (--offline refuses it too): a larger --max-stale shows it"
+        case .lastPage(let pages, let items):
+            pages == 1 ? "there is 1 page (\(items) in all): leave out --page"
+                : "there are \(pages) pages (\(items) in all): the last is --page \(pages)"
+        case .tryAgainThenOrAllowLongerWait: "try again then, or allow a longer wait with --max-wait"
+        case .tryAgainAfterResetOrAllowLongerWait: "try again after the reset, or allow a longer wait with --max-wait"
+        case .loadOnceConnected: "run the command once without --offline while connected"
+        case .allowOlderDataOrConnect: "allow older data with a larger --max-stale, or connect and try again"
+        case .useAnotherCacheFile(let reason):
+            switch reason {
+            case .unwritable: "make the file and its folder writable for this user (or free disk space), or use --cache-path for another file"
+            case .unavailable:
+                "the cache path must name a regular file this user can read (or a place where one can be made); use --cache-path for another file"
+            default: "run with --cache-path to use another file"
+            }
+        case .checkCredentials(let installedApp):
+            installedApp
+                ? "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"
+                : "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"
+        case .service(let service, let reason, let withCredential, let text):
+            service == RedditService.name ? reddit(reason: reason, withCredential: withCredential) ?? text : text
+        }
+    }
+
+    /// What Reddit's explanations advise, in reader's words; nil where ReaderKit's say it already.
+    private static func reddit(reason: String, withCredential: Bool) -> String? {
+        let appIdentity = "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"
+        let refusedAnyway = "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network"
+        return switch reason {
+        case "not_found": "check the spelling; 'reader posts' without a name reads the front page"
+        case "quarantined": "it cannot be read anonymously; reader does not opt in for you"
+        case "forbidden" where withCredential, "blocked" where withCredential: refusedAnyway
+        case "forbidden": "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network"
+        case "blocked": "Reddit lets in readers with an app identity: \(appIdentity)"
+        case "too_many_requests": "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
+        case "unauthorized": "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
+        default: nil
+        }
+    }
+}
