@@ -39,7 +39,7 @@ extension OpenLibrary {
             throw .invalidArgument("the search takes at most 200 printable characters on one line")
         }
         guard (1...maximumSearchLimit).contains(limit) else {
-            throw .invalidArgument("the limit must be a whole number from 1 to \(maximumSearchLimit), got \(limit)")
+            throw .invalidArgument("\(name: "limit") must be a whole number from 1 to \(maximumSearchLimit), got \(limit)")
         }
         return Endpoint(service: serviceName, path: "search", query: [
             URLQueryItem(name: "q", value: trimmed),

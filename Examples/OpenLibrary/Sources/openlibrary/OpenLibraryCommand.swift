@@ -28,8 +28,8 @@ struct OpenLibraryCommand: AsyncParsableCommand {
             // Help and the version end here too, as the parser prints them.
             if exitCode(for: error) == .success { exit(withError: error) }
             // The parser's message quotes the argument, which may be anything: escape sequences, a megabyte.
-            let error = ReaderError.invalidArgument(TerminalText.sanitise(message(for: error), maxLength: 300))
-            end(with: error, suggestion: hint(for: error))
+            let error = ReaderError.invalidArgument(Wording(TerminalText.sanitise(message(for: error), maxLength: 300)))
+            end(with: error, hint: OpenLibraryWording.hint(error.advice(given: FailureFacts())))
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -39,24 +39,18 @@ struct OpenLibraryCommand: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch let failure as LoadFailure {
-            end(with: failure.error, suggestion: failure.suggestion)
+            end(with: failure.error, hint: OpenLibraryWording.hint(failure.advice))
         } catch let error as ReaderError {
-            end(with: error, suggestion: hint(for: error))
+            end(with: error, hint: OpenLibraryWording.hint(error.advice(given: FailureFacts())))
         } catch {
             exit(withError: error)
         }
     }
 
-    /// What to do about a failure found before any request: this command's words for an
-    /// argument (ReaderKit's name no command), ReaderKit's for the rest.
-    static func hint(for error: ReaderError) -> String {
-        guard case .invalidArgument = error else { return error.suggestion }
-        return "see 'openlibrary help' for the arguments each command takes; 'openlibrary search TEXT' shows works' ids"
-    }
-
-    /// `error CODE: message` and `  hint: suggestion` on stderr, then the error's exit code.
-    static func end(with error: ReaderError, suggestion: String) -> Never {
-        Console.error("error \(error.code): \(error.message)\n  hint: \(suggestion)")
+    /// `error CODE: message` and `  hint: …` on stderr, in this command's words, then the
+    /// error's exit code.
+    static func end(with error: ReaderError, hint: String) -> Never {
+        Console.error("error \(error.code): \(OpenLibraryWording.message(of: error))\n  hint: \(hint)")
         Foundation.exit(error.exitCode.rawValue)
     }
 }

@@ -86,6 +86,22 @@ import TestSupport
         #expect(result.stderr.contains("cannot connect to 127.0.0.1:\(server.port): nothing accepted the connection"), "\(result.stderr)")
     }
 
+    @Test func anUnreachableServiceWithNothingCachedIsHintedInThisCommandsWords() throws {
+        // A port bound and not listening: the connection is refused.
+        let reserved = try TestServer.ReservedPort()
+        defer { close(reserved.socket) }
+        let result = try OpenLibraryProcess(baseURL: "http://127.0.0.1:\(reserved.port)").run("work", "OL45804W")
+
+        #expect(result.status == 75)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+            error T1004: cannot connect to 127.0.0.1:\(reserved.port): nothing accepted the connection
+              hint: check your connection and the service address (OPENLIBRARY_URL), and try again; \
+            nothing is cached for this request yet, so --offline cannot show it either
+
+            """)
+    }
+
     @Test func aWorkOpenLibraryDoesNotHaveIsA404InItsOwnWords() async throws {
         let server = try await TestServer(OpenLibraryFixtures.route)
         let result = try OpenLibraryProcess(server: server).run("work", "OL0W")
@@ -206,7 +222,7 @@ import TestSupport
         (["work", "45804"], "error R1001: \"45804\" is not a work's id: OL, digits and W, such as OL45804W"),
         (["author", "OL12345678901A"], "error R1001: \"OL12345678901A\" is not an author's id: OL, digits and A, such as OL23919A"),
         (["search", "   "], "error R1001: the search needs some text"),
-        (["search", "dahl", "--limit", "101"], "error R1001: the limit must be a whole number from 1 to 100, got 101"),
+        (["search", "dahl", "--limit", "101"], "error R1001: --limit must be a whole number from 1 to 100, got 101"),
         (["work", "OL45804W", "--bogus"], "error R1001: Unknown option '--bogus'"),
         (["work", "OL45804W", "--offline", "--refresh"], "error R1001: --offline and --refresh cannot be used together"),
     ])

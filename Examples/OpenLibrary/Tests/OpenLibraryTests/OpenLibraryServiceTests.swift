@@ -112,7 +112,10 @@ import Testing
 
     @Test(arguments: [0, -1, 101, Int.max])
     func aLimitOutOfRangeIsRefused(limit: Int) {
-        #expect(throws: ReaderError.self) { try OpenLibrary.search("dahl", limit: limit) }
+        let error = #expect(throws: ReaderError.self) { try OpenLibrary.search("dahl", limit: limit) }
+        // The parameter is named as a name, so that a command can word it as its flag.
+        #expect(error?.wording == "\(name: "limit") must be a whole number from 1 to 100, got \(limit)")
+        #expect(error?.message == "limit must be a whole number from 1 to 100, got \(limit)")
     }
 
     @Test func theEnvironmentPointsTheServiceElsewhere() throws {
