@@ -61,8 +61,43 @@ import TestSupport
         #expect(ResponseValidator.retryAfterSeconds("soon", now: now) == nil)
         #expect(ResponseValidator.retryAfterSeconds("-3", now: now) == nil)
     }
+
+    /// An error envelope in a 200 names its status only when that is an error status: the body's
+    /// number is the server's word, not a code reader makes up (`A-5`, `A9223372036854775807`).
+    @Test func aStatusInAnErrorBodyIsTakenOnlyWhenItIsAnErrorStatus() {
+        for (body, code) in [(#"{"error": -5, "message": "neg"}"#, "A200"), (#"{"error": 9223372036854775807}"#, "A200"),
+                             (#"{"error": 304}"#, "A200"), (#"{"error": 0, "message": "x"}"#, "A200"),
+                             (#"{"error": 404, "message": "Not Found"}"#, "A404"), (#"{"error": 503, "message": "busy"}"#, "A503")] {
+            let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+            let result = Result { () throws(ReaderError) in try ResponseValidator.decode(SWAPIPage<Film>.self, from: response, url: "http://x/y") }
+            guard case .failure(let error) = result else { Issue.record("\(body) decoded"); continue }
+            #expect(error.code.description == code, "\(body)")
+        }
+    }
+
+    /// Header numbers are decimal: `Double`'s parser also reads hex, `nan` and `infinity`.
+    @Test func headerNumbersAreDecimalOnly() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(ResponseValidator.retryAfterSeconds("0x10", now: now) == nil)
+        #expect(ResponseValidator.retryAfterSeconds("infinity", now: now) == nil)
+        #expect(ResponseValidator.retryAfterSeconds("16", now: now) == 16)
+        #expect(RateLimitAnnouncement.xRatelimit(["X-Ratelimit-Remaining": "0", "X-Ratelimit-Reset": "0x10"]) == nil)
+        #expect(RateLimitAnnouncement.xRatelimit(["X-Ratelimit-Remaining": "nan", "X-Ratelimit-Reset": "5"]) == nil)
+        #expect(RateLimitAnnouncement.xRatelimit(["X-Ratelimit-Remaining": "0.0", "X-Ratelimit-Reset": "16"])?.secondsUntilReset == 16)
+    }
+
+    /// Only Reddit's search page itself means "no such subreddit"; a path that starts the same does not.
+    @Test func onlyTheSearchPageMeansNoSuchSubreddit() {
+        let from = URL(string: "https://www.reddit.com/r/nowhere/hot.json")!
+        let reddit = RedditService()
+        #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/subreddits/search.json?q=nowhere")!, from: from)?.status == 404)
+        #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/subreddits/search?q=nowhere")!, from: from)?.status == 404)
+        #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/subreddits/searchX")!, from: from) == nil)
+        #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/r/elsewhere/hot.json")!, from: from) == nil)
+    }
 }
 
 extension ReaderError: Equatable {
     public static func == (lhs: ReaderError, rhs: ReaderError) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
+
 }

@@ -31,7 +31,10 @@ public enum ResponseValidator {
             return try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
         } catch {
             if let apiError = errorBody(response, service: service) {
-                throw .status(StatusFailure(status: apiError.statusInBody ?? response.status, url: url, apiError: apiError))
+                // The status the body claims names the failure only when it is an error status:
+                // a body saying `"error": -5` or `304` in a 200 answer is an error envelope in a 200 (A200).
+                let claimed = apiError.statusInBody.flatMap { (400...599).contains($0) ? $0 : nil }
+                throw .status(StatusFailure(status: claimed ?? response.status, url: url, apiError: apiError))
             }
             var failure = DecodingFailure(error, url: url)
             // JSONDecoder calls a number too large for the model's integer "not valid JSON", with
@@ -102,7 +105,9 @@ public enum ResponseValidator {
     /// `99999999999999999999`) is read as that long, which is "come back later" to any caller.
     public static func retryAfterSeconds(_ value: String?, now: Date) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty, value.utf8.count <= 64 else { return nil }
-        if let seconds = Double(value), !seconds.isNaN, seconds >= 0 { return min(seconds, OutsideNumbers.maximumWaitSeconds) }
+        if let seconds = OutsideNumbers.decimal(value) {
+            return seconds >= 0 ? min(seconds, OutsideNumbers.maximumWaitSeconds) : nil
+        }
         // An HTTP date is printable ASCII. Anything else never reaches DateFormatter, which traps
         // ("Incorrect range CFRange") on some strings with combining marks and U+FFFD in them.
         guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }

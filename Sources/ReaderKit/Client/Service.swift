@@ -156,10 +156,8 @@ public struct RateLimitAnnouncement: Sendable, Equatable {
     /// Reads `X-Ratelimit-Remaining` and `X-Ratelimit-Reset` (seconds until the reset), as Reddit
     /// sends them; nil when either is absent or unreadable.
     public static func xRatelimit(_ headers: HeaderFields) -> RateLimitAnnouncement? {
-        guard let remainingText = headers["X-Ratelimit-Remaining"], remainingText.utf8.count <= 32,
-              let remaining = Double(remainingText.trimmingCharacters(in: .whitespaces)),
-              let resetText = headers["X-Ratelimit-Reset"], resetText.utf8.count <= 32,
-              let reset = Double(resetText.trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let remaining = headers["X-Ratelimit-Remaining"].flatMap(OutsideNumbers.decimal),
+              let reset = headers["X-Ratelimit-Reset"].flatMap(OutsideNumbers.decimal) else { return nil }
         return RateLimitAnnouncement(remaining: remaining, secondsUntilReset: reset)
     }
 }

@@ -41,6 +41,19 @@ public enum OutsideNumbers {
         return number * unit
     }
 
+    /// A decimal number as a header writes it (`42`, `0.0`, `-1`, `1e3`): ASCII digits with an
+    /// optional sign, point and exponent, at most 32 characters. Nil for anything else — `Double`'s
+    /// own parser also takes `0x10`, `nan` and `infinity`, which no header means.
+    public static func decimal(_ text: some StringProtocol) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 32,
+              trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".")
+                  || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+              trimmed.utf8.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let number = Double(trimmed), number.isFinite else { return nil }
+        return number
+    }
+
     /// Whether `seconds` since 1970 is an instant reader can show and compute with.
     public static func isPlausibleEpoch(_ seconds: Double) -> Bool {
         seconds.isFinite && epochSeconds.contains(seconds)

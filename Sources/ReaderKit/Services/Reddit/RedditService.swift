@@ -51,7 +51,8 @@ public struct RedditService: Service {
     /// Reddit answers a subreddit that does not exist with a redirect to its search page: that is
     /// "not found", not a page to follow.
     public func failure(redirectedTo location: URL, from url: URL) -> StatusFailure? {
-        guard location.path.contains("/subreddits/search") else { return nil }
+        let parts = location.path.split(separator: "/")
+        guard parts.count == 2, parts[0] == "subreddits", parts[1] == "search" || parts[1] == "search.json" else { return nil }
         return StatusFailure(status: 404, url: url.absoluteString, apiError: APIErrorBody(
             reason: "not_found", message: "there is no subreddit by that name", statusInBody: 404))
     }
