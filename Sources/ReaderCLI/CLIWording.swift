@@ -42,6 +42,9 @@ enum CLIWording {
         switch advice {
         case .plain(let text): text
         case .checkArguments: "see 'reader help' for the arguments each command takes"
+        case .fixConfiguration: "fix the environment variable or config file setting named above, or remove it to use the default"
+        case .notReadable: "the resource is private, quarantined or forbidden; it cannot be read anonymously"
+        case .updateTheModels: "the service changed; try updating reader, and report it if it persists"
         case .allowMoreTime: "try again, or give more time with --timeout"
         case .checkServiceAddress: "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"
         case .checkConnectionAndServiceAddress:

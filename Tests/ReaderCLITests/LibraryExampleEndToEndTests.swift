@@ -98,7 +98,7 @@ import TestSupport
         #expect(refused.status == 78)
         #expect(refused.stdout == """
             error R1002: READER_SWAPI_URL is not an http or https URL with a host: "ftp://127.0.0.1/api"
-              fix the environment variable or config file setting named above, or remove it to use the default
+              fix the configuration value named above, or leave it out to use the default
               exit code 78
 
             """)

@@ -102,7 +102,7 @@ import Testing
         #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .ignore(.servedStale))
         #expect(handler.decide(error, in: ErrorContext()) == .alert)
         #expect(error.exitCode.rawValue == 65)
-        #expect(error.suggestion.contains("updating"))
+        #expect(error.suggestion.contains("update the models"))
     }
 
     @Test func offlineWithNothingCachedAlertsAndExits69() {

@@ -140,7 +140,7 @@ import Testing
             _ = try ServiceConfiguration.fromEnvironment(["READER_SWAPI_URL": "http://user:s3cret@127.0.0.1:5000/api"])
         } throws: { error in
             guard let error = error as? ReaderError, case .invalidConfiguration(let text) = error else { return false }
-            return text == #"READER_SWAPI_URL holds a user name or password, which reader never sends: "http://127.0.0.1:5000/api""#
+            return text == #"READER_SWAPI_URL holds a user name or password, which ReaderKit never sends: "http://127.0.0.1:5000/api""#
         }
     }
 

@@ -48,7 +48,7 @@ public struct ServiceConfiguration: Sendable {
         // A password in the variable is a secret: never shown, whatever else is wrong.
         let shown = TerminalText.sanitise(Origin.removingUserInfo(value), maxLength: 200)
         if let components = URLComponents(string: value), components.user != nil || components.password != nil {
-            throw .invalidConfiguration("\(variable) holds a user name or password, which reader never sends: \"\(shown)\"")
+            throw .invalidConfiguration("\(variable) holds a user name or password, which ReaderKit never sends: \"\(shown)\"")
         }
         guard let components = URLComponents(string: value),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

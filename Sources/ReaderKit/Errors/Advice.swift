@@ -11,6 +11,12 @@ public enum Advice: Sendable, Hashable {
     case plain(String)
     /// The arguments passed: the message names the one refused, and why.
     case checkArguments
+    /// The configuration value the message names cannot be used.
+    case fixConfiguration
+    /// The resource is not readable with the credential sent (or without one).
+    case notReadable
+    /// The answer no longer has the shape the models read: the program (its models) needs updating.
+    case updateTheModels
     /// Try again with more time (``ReaderClient/Configuration/timeout``, ``LoadOptions/deadline``).
     case allowMoreTime
     /// The service's base URL may be the wrong one.
@@ -55,6 +61,9 @@ public enum Advice: Sendable, Hashable {
         switch self {
         case .plain(let text): text
         case .checkArguments: "check the arguments passed: the message names the one refused"
+        case .fixConfiguration: "fix the configuration value named above, or leave it out to use the default"
+        case .notReadable: "the resource is private or forbidden: it cannot be read with the credential sent, or without one"
+        case .updateTheModels: "the service's answers changed shape; update the models that read them, and report it if it persists"
         case .allowMoreTime: "try again, or give more time (Configuration.timeout, LoadOptions.deadline)"
         case .checkServiceAddress: "check the service's base URL"
         case .checkConnectionAndServiceAddress: "check your connection and the service's base URL, and try again"

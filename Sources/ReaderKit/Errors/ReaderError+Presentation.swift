@@ -70,7 +70,7 @@ extension ReaderError {
             case .redirectRefused:
                 return "refused to follow a redirect to \(TerminalText.sanitise(failure.host, maxLength: 300)): \(TerminalText.sanitise(failure.detail, maxLength: 300))"
             case .notConnected: return "no network: there is no route to \(host)"
-            case .responseTooLarge: return "the answer from \(host) is larger than reader accepts"
+            case .responseTooLarge: return "the answer from \(host) is larger than this client accepts"
             case .secureConnectionFailed: return "a secure connection to \(host) could not be made"
             case .unknown: return "the request to \(host) failed"
             }
@@ -145,7 +145,7 @@ extension ReaderError {
     public var advice: [Advice] {
         switch self {
         case .invalidArgument: return [.checkArguments]
-        case .invalidConfiguration: return [.plain("fix the environment variable or config file setting named above, or remove it to use the default")]
+        case .invalidConfiguration: return [.fixConfiguration]
         case .transport(let failure):
             switch failure.reason {
             case .cannotFindHost: return [.plain("check the address and your DNS"), .tryAgainOffline]
@@ -160,7 +160,7 @@ extension ReaderError {
             }
             switch failure.status {
             case 404, 410: return [.plain("check the name or id")]
-            case 401, 403: return [.plain("the resource is private, quarantined or forbidden; it cannot be read anonymously")]
+            case 401, 403: return [.notReadable]
             case _ where failure.retryAt != nil: return [.tryAgainThenOrAllowLongerWait]
             case 408, 429: return [.plain("wait a moment and try again")]
             case 500...599: return [.plain("the service has a problem; try again later")]
@@ -169,7 +169,7 @@ extension ReaderError {
         case .contentType:
             return [.plain("a network login page (captive portal) or a block page may be in the way; open a browser or try another network")]
         case .decoding:
-            return [.plain("the service changed; try updating reader, and report it if it persists")]
+            return [.updateTheModels]
         case .cache(let failure):
             switch failure.reason {
             case .notCached: return [.loadOnceConnected]

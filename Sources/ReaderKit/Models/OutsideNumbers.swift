@@ -43,14 +43,15 @@ public enum OutsideNumbers {
 
     /// A decimal number as a header writes it (`42`, `0.0`, `-1`, `1e3`): ASCII digits with an
     /// optional sign, point and exponent, at most 32 characters. Nil for anything else — `Double`'s
-    /// own parser also takes `0x10`, `nan` and `infinity`, which no header means.
+    /// own parser also takes `0x10`, `nan` and `infinity`, which no header means. A number too
+    /// large for a `Double` (`1e400`) is infinite: the caller bounds it.
     public static func decimal(_ text: some StringProtocol) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 32,
               trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".")
                   || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
               trimmed.utf8.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let number = Double(trimmed), number.isFinite else { return nil }
+              let number = Double(trimmed), !number.isNaN else { return nil }
         return number
     }
 
