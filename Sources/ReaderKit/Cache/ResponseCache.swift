@@ -69,6 +69,11 @@ public struct ResponseCache: Sendable {
         try perform(.read { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
     }
 
+    /// As ``entry(forKey:)``, waiting on GRDB's queue rather than blocking.
+    func entry(forKey key: String) async throws(CacheFailure) -> CacheEntry? {
+        try await perform(.read { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
+    }
+
     /// Stores `entry`, replacing any entry with the same key, then evicts the least recently used
     /// entries until the bodies fit in `sizeLimit` bytes. All in one short transaction.
     /// - Returns: how many other entries were evicted. An entry larger than the whole limit is not
@@ -80,12 +85,25 @@ public struct ResponseCache: Sendable {
         return try perform(.write(changingContent: true) { db in try CacheEntryTable.store(entry, sizeLimit: sizeLimit, db) })
     }
 
+    /// As ``store(_:sizeLimit:)``, waiting on GRDB's queue rather than blocking.
+    @discardableResult
+    func store(_ entry: CacheEntry, sizeLimit: Int? = nil) async throws(CacheFailure) -> Int? {
+        try checkWritable()
+        if let sizeLimit, entry.bodySize > sizeLimit { return nil }
+        return try await perform(.write(changingContent: true) { db in try CacheEntryTable.store(entry, sizeLimit: sizeLimit, db) })
+    }
+
     /// Records that a load was answered, for `reader cache stats`, and marks the entry as just used.
     /// - Parameters:
     ///   - use: whether the cache answered, the network did, or a `304` confirmed the copy.
     ///   - key: the entry used, if one was.
     public func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) throws(CacheFailure) {
         try perform(Self.recording(use, service: service, key: key, at: now))
+    }
+
+    /// As ``recordUse(_:service:key:at:)``, waiting on GRDB's queue rather than blocking.
+    func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) async throws(CacheFailure) {
+        try await perform(Self.recording(use, service: service, key: key, at: now))
     }
 
     private static func recording(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) -> Work<Void> {
@@ -106,9 +124,24 @@ public struct ResponseCache: Sendable {
         })
     }
 
+    /// As ``markRevalidated(key:at:etag:lastModified:cacheControl:)``, waiting on GRDB's queue
+    /// rather than blocking.
+    @discardableResult
+    func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?,
+                         cacheControl: String?) async throws(CacheFailure) -> CacheEntry? {
+        try await perform(.write { db in
+            try CacheEntryTable.markRevalidated(key: key, at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl, db)
+        })
+    }
+
     /// Deletes the entry stored under `key`; nothing happens when there is none.
     public func deleteEntry(forKey key: String) throws(CacheFailure) {
         try perform(.write(changingContent: true) { db in try CacheEntryTable.delete(key: key, db) })
+    }
+
+    /// As ``deleteEntry(forKey:)``, waiting on GRDB's queue rather than blocking.
+    func deleteEntry(forKey key: String) async throws(CacheFailure) {
+        try await perform(.write(changingContent: true) { db in try CacheEntryTable.delete(key: key, db) })
     }
 
     /// Deletes every entry, or those of one API, and gives the space back to the file system.
@@ -120,10 +153,21 @@ public struct ResponseCache: Sendable {
         return try remove(.service(service))
     }
 
+    /// As ``clear(service:)``, waiting on GRDB's queue rather than blocking.
+    func clear(service: ServiceName? = nil) async throws(CacheFailure) -> CacheRemoval {
+        try await perform(.write(checkingWritable: false) { db in try ServiceStateTables.forgetRateLimits(of: service, db) })
+        return try await remove(.service(service))
+    }
+
     /// Deletes the entries fetched before `date` (optionally of one API), and those whose fetch
     /// time cannot be read (no reader serves them), and gives the space back.
     public func prune(fetchedBefore date: Date, service: ServiceName? = nil) throws(CacheFailure) -> CacheRemoval {
         try remove(.fetched(before: date, service: service))
+    }
+
+    /// As ``prune(fetchedBefore:service:)``, waiting on GRDB's queue rather than blocking.
+    func prune(fetchedBefore date: Date, service: ServiceName? = nil) async throws(CacheFailure) -> CacheRemoval {
+        try await remove(.fetched(before: date, service: service))
     }
 
     /// Deletes the entries `selection` takes; VACUUM cannot run inside a transaction, and is
@@ -131,6 +175,12 @@ public struct ResponseCache: Sendable {
     private func remove(_ selection: CacheEntryTable.Selection) throws(CacheFailure) -> CacheRemoval {
         let removal = try perform(.write(changingContent: true) { db in try CacheEntryTable.remove(selection, db) })
         if removal.entries > 0 { try run { try writer.vacuum() } }
+        return removal
+    }
+
+    private func remove(_ selection: CacheEntryTable.Selection) async throws(CacheFailure) -> CacheRemoval {
+        let removal = try await perform(.write(changingContent: true) { db in try CacheEntryTable.remove(selection, db) })
+        if removal.entries > 0 { try await run { try await writer.vacuum() } }
         return removal
     }
 
@@ -144,6 +194,11 @@ public struct ResponseCache: Sendable {
     /// What the cache holds, per API, and how it has been used since it was created.
     public func statistics() throws(CacheFailure) -> CacheStatistics {
         withFileSize(try perform(Self.readingStatistics(path: path)))
+    }
+
+    /// As ``statistics()``, waiting on GRDB's queue rather than blocking.
+    func statistics() async throws(CacheFailure) -> CacheStatistics {
+        withFileSize(try await perform(Self.readingStatistics(path: path)))
     }
 
     private static func readingStatistics(path: String) -> Work<CacheStatistics> {
@@ -167,14 +222,29 @@ public struct ResponseCache: Sendable {
         try perform(.read { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
     }
 
+    /// As ``rateLimit(forOrigin:service:)``, waiting on GRDB's queue rather than blocking.
+    func rateLimit(forOrigin origin: String, service: ServiceName) async throws(CacheFailure) -> RateLimitState? {
+        try await perform(.read { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
+    }
+
     /// Every rate limit remembered, for `reader status`; damaged rows are left out.
     public func rateLimits() throws(CacheFailure) -> [RateLimitState] {
         try perform(.read { db in try ServiceStateTables.rateLimits(db) })
     }
 
+    /// As ``rateLimits()``, waiting on GRDB's queue rather than blocking.
+    func rateLimits() async throws(CacheFailure) -> [RateLimitState] {
+        try await perform(.read { db in try ServiceStateTables.rateLimits(db) })
+    }
+
     /// Remembers the rate limit the server announced, for the next `reader` run.
     public func storeRateLimit(_ state: RateLimitState) throws(CacheFailure) {
         try perform(.write { db in try ServiceStateTables.store(state, db) })
+    }
+
+    /// As ``storeRateLimit(_:)``, waiting on GRDB's queue rather than blocking.
+    func storeRateLimit(_ state: RateLimitState) async throws(CacheFailure) {
+        try await perform(.write { db in try ServiceStateTables.store(state, db) })
     }
 
     // MARK: - Closing
@@ -236,6 +306,12 @@ public struct ResponseCache: Sendable {
         return try run { work.writes ? try writer.write(work.body) : try writer.read(work.body) }
     }
 
+    private func perform<T>(_ work: Work<T>) async throws(CacheFailure) -> T {
+        if work.checksWritable { try checkWritable() }
+        if work.changesContent { contentChanged.set() }
+        return try await run { work.writes ? try await writer.write(work.body) : try await writer.read(work.body) }
+    }
+
     private func checkWritable() throws(CacheFailure) {
         guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
     }
@@ -244,6 +320,9 @@ public struct ResponseCache: Sendable {
         do { return try body() } catch { throw CacheFile.classify(error, path: path) }
     }
 
+    private func run<T>(_ body: () async throws -> T) async throws(CacheFailure) -> T {
+        do { return try await body() } catch { throw CacheFile.classify(error, path: path) }
+    }
 }
 
 extension CacheFailure: Error {}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A load that failed: the classified error and what the ErrorHandler decided about it.
+public struct LoadFailure: Error, Sendable {
+    public var error: ReaderError
+    public var decision: Decision
+    /// What the client knew about the request (its cached copy, the app identity), so that the
+    /// hint shown is one that holds.
+    public var facts: FailureFacts
+
+    public init(error: ReaderError, decision: Decision, facts: FailureFacts = FailureFacts()) {
+        self.error = error
+        self.decision = decision
+        self.facts = facts
+    }
+
+    /// What the user can do next, in this situation (``ReaderError/suggestion(given:)``).
+    public var suggestion: String { error.suggestion(given: facts) }
+}
