@@ -140,6 +140,8 @@ actor CacheStore {
     /// Stores `entry`, evicting the least recently used entries beyond `sizeLimit`.
     func store(_ entry: CacheEntry, sizeLimit: Int?) async {
         await write { [logger] (cache) async throws(CacheFailure) in
+            // Said before the write too: a write may wait for another process's (SQLite's busy timeout).
+            logger.debug("storing", metadata: ["cache.key": "\(entry.key)", "cache.bytes": "\(entry.bodySize)"])
             let evicted = try await cache.store(entry, sizeLimit: sizeLimit)
             logger.debug("stored", metadata: ["cache.key": "\(entry.key)", "cache.bytes": "\(entry.bodySize)",
                                               "cache.evicted": "\(evicted.map(String.init) ?? "not stored: larger than --cache-size")"])
