@@ -45,7 +45,7 @@ struct PolicyLoop: Sendable {
         case (.offline, let cached?),
              (.normal, let cached?) where freshness.isFresh(cached.entry, rule: rule, at: now()):
             await cache.recordUse(.hit, service: endpoint.service, key: key)
-            return loaded(cached.value, from: cached.entry, rule: rule, errorCode: nil)
+            return loaded(cached.value, from: cached.entry, rule: rule)
         default:
             break
         }
@@ -86,7 +86,8 @@ struct PolicyLoop: Sendable {
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
                                        waitsForConnectivity: options.waitForConnectivity,
                                        usesToken: usesToken, tokenWasRenewed: tokenWasRenewed)
-            var decision = handler.decide(error, in: context)
+            let verdict = handler.verdict(on: error, in: context)
+            var decision = verdict.decision
             logger.debug("request failed", metadata: [
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
             ])
@@ -102,33 +103,47 @@ struct PolicyLoop: Sendable {
             }
             switch decision {
             case .retry(let delay):
-                if options.waitForConnectivity, attempt == 1, case .transport(let failure) = error,
-                   RetryPolicy.connectivityReasons.contains(failure.reason) {
-                    await notices.post(Notice(kind: .waiting, code: error.code, message:
-                        "\(TerminalText.sanitise(failure.host, maxLength: 253)) cannot be reached; waiting for it (--wait, up to --timeout)"))
-                }
+                if let announcement = verdict.announcement { await announce(announcement, of: error, copy: cached?.entry) }
                 // A wait that is cancelled ends the load with the failure that caused it.
                 let cause = error
                 do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
                 await cache.recordUse(.hit, service: endpoint.service, key: key)
-                var result = loaded(copy.value, from: copy.entry, rule: rule, errorCode: error.code)
-                result.servedInsteadOf = error
-                await notices.post(Notice(kind: .staleData, code: error.code, message:
-                    "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
-                return result
+                return await servedStale(copy, insteadOf: error, rule: rule)
             default:
                 await cache.recordUse(.miss, service: endpoint.service, key: key)
-                if let copy = cached, !servable, ErrorHandler.mayServeStale(error) {
-                    await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
-                        "a cached copy from \(RelativeAge.describe(seconds: copy.entry.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
-                }
+                if let announcement = verdict.announcement { await announce(announcement, of: error, copy: cached?.entry) }
                 // A copy a reset just deleted is gone: nothing is cached any more.
                 let copyState: FailureFacts.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
                 throw LoadFailure(error: error, decision: decision, facts: FailureFacts(cachedCopy: copyState, usedAppIdentity: usesToken))
             }
         }
+    }
+
+    /// Tells what the ErrorHandler said must be told about `error` (`copy`: the cached copy, if any).
+    private func announce(_ announcement: Verdict.Announcement, of error: ReaderError, copy: CacheEntry?) async {
+        switch announcement {
+        case .waitingForConnectivity:
+            guard case .transport(let failure) = error else { return }
+            await notices.post(Notice(kind: .waiting, code: error.code, message:
+                "\(TerminalText.sanitise(failure.host, maxLength: 253)) cannot be reached; waiting for it (--wait, up to --timeout)"))
+        case .copyTooOldToServe:
+            guard let copy else { return }
+            await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), message:
+                "a cached copy from \(RelativeAge.describe(seconds: copy.ageSeconds(at: now()))) ago was not shown: it is older than --max-stale allows"))
+        }
+    }
+
+    /// The stale copy served in place of `error`, reported once: the result says what it was
+    /// served instead of (``Loaded/servedInsteadOf``, whose code is `metadata.errorCode`), and the
+    /// notice for people is made from that result.
+    private func servedStale<Value>(_ copy: (entry: CacheEntry, value: Value), insteadOf error: ReaderError,
+                                    rule: FreshnessPolicy.Rule) async -> Loaded<Value> {
+        let result = loaded(copy.value, from: copy.entry, rule: rule, servedInsteadOf: error)
+        await notices.post(Notice(kind: .staleData, code: error.code, message:
+            "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
+        return result
     }
 
     /// The copy cached under `key`, decoded here (on the concurrent executor, like an answer from
@@ -160,10 +175,12 @@ struct PolicyLoop: Sendable {
             source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url))
     }
 
-    private func loaded<Value>(_ value: Value, from entry: CacheEntry, rule: FreshnessPolicy.Rule, errorCode: ErrorCode?) -> Loaded<Value> {
+    /// A cached copy as a load's result; `servedInsteadOf`: the error it answers in place of, if it does.
+    private func loaded<Value>(_ value: Value, from entry: CacheEntry, rule: FreshnessPolicy.Rule,
+                               servedInsteadOf error: ReaderError? = nil) -> Loaded<Value> {
         let now = now()
         return Loaded(value: value, body: entry.body, metadata: LoadMetadata(
             source: .cache, stale: !configuration.freshness.isFresh(entry, rule: rule, at: now), fetchedAt: entry.fetchedAt,
-            ageSeconds: entry.ageSeconds(at: now), errorCode: errorCode, url: entry.url))
+            ageSeconds: entry.ageSeconds(at: now), errorCode: error?.code, url: entry.url), servedInsteadOf: error)
     }
 }
