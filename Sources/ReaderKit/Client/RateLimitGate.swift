@@ -47,8 +47,7 @@ actor RateLimitGate {
     }
 
     /// Keeps the rate limit a response announced, for this client and for the next run.
-    func remember(_ state: RateLimitState?) async {
-        guard let state else { return }
+    func remember(_ state: RateLimitState) async {
         known[state.service.rawValue + " " + state.host] = .some(state)
         await cache.storeRateLimit(state)
     }

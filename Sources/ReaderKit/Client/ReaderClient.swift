@@ -63,7 +63,7 @@ public final class ReaderClient: Sendable {
     let now: @Sendable () -> Date
     private let transport: TransportHolder
     private let cache: CacheStore
-    let credentials: CredentialProvider
+    private let credentials: CredentialProvider
     /// One attempt of a load (``checkConnectivity(of:timeout:)`` sends through it too).
     let pipeline: RequestPipeline
     private let loop: PolicyLoop

@@ -84,7 +84,9 @@ struct RequestPipeline: Sendable {
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
-            await rateLimits.remember(RateLimitState(host: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now()))
+            if let announced = RateLimitState(host: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now()) {
+                await rateLimits.remember(announced)
+            }
             logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
