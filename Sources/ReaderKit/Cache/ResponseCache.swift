@@ -6,13 +6,14 @@ import GRDBSQLite
 ///
 /// Modelled on GRDB's demo `AppDatabase`: a Sendable value around a database writer, with named
 /// migrations run when it opens. The file is made with mode 0600 in a folder with mode 0700.
-/// Its parts: ``CacheFile`` admits the file (and moves a damaged one aside), ``CacheSchema``
-/// migrates it, ``CacheEntryTable`` holds the entries and ``ServiceStateTables`` each service's
-/// counters and rate limits; this type runs their SQL and classifies what fails.
+/// Inside ReaderKit its parts are `CacheFile`, which admits the file (and moves a damaged one
+/// aside), `CacheSchema`, which migrates it, `CacheEntryTable`, the entries, and
+/// `ServiceStateTables`, each service's counters and rate limits; this type runs their SQL and
+/// classifies what fails.
 ///
-/// Every operation blocks its caller while SQLite works. Inside ReaderKit the client uses the
-/// `async` forms of the same operations, which wait on GRDB's queues instead, so that concurrent
-/// loads are not held up by one another's file access.
+/// Every operation blocks its caller while SQLite works. ``ReaderClient`` uses `async` forms of
+/// the same operations, which wait on GRDB's queues instead, so that concurrent loads are not held
+/// up by one another's file access.
 ///
 /// ## Topics
 /// - ``open(path:)``
@@ -280,8 +281,8 @@ public struct ResponseCache: Sendable {
 
     // MARK: - Running SQL
 
-    /// One piece of work on the file, written once and run either way: blocking (``perform(_:)``)
-    /// or waiting on GRDB's queue (``perform(_:)-async``).
+    /// One piece of work on the file, written once and run either way: blocking the caller, or
+    /// waiting on GRDB's queue.
     private struct Work<T: Sendable>: Sendable {
         var writes: Bool
         /// Whether a read-only file refuses it before SQLite is asked (with reader's own words).

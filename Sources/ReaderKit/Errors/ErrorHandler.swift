@@ -26,6 +26,7 @@
 ///
 /// ## Topics
 /// - ``decide(_:in:)``
+/// - ``verdict(on:in:)``
 /// - ``RetryPolicy``
 public struct ErrorHandler: Sendable {
     /// When and how long to wait before trying again.

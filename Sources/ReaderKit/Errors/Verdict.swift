@@ -1,8 +1,6 @@
 /// What the ``ErrorHandler`` decided about a failed attempt of a load, with what must be told
-/// about it: the client carries it out as it is, and derives no policy of its own.
-///
-/// ## Topics
-/// - ``ErrorHandler/verdict(on:in:)``
+/// about it (``ErrorHandler/verdict(on:in:)``): the client carries it out as it is, and derives
+/// no policy of its own.
 public struct Verdict: Sendable, Equatable {
     /// Something to tell besides the decision itself.
     public enum Announcement: Sendable, Equatable {
