@@ -195,4 +195,39 @@ import Testing
         let token = RedditToken(accessToken: "t0k3n", expiresAt: Date(), clientID: "id")
         #expect(!"\(token)".contains("t0k3n") && !String(reflecting: token).contains("t0k3n"))
     }
+
+    // MARK: - What the verdict tells besides the decision
+
+    @Test func aWaitForConnectivityIsAnnouncedOnTheFirstWaitOnly() {
+        let refused = transport(.cannotConnectToHost)
+        var context = ErrorContext(attempt: 1, remaining: .seconds(60), waitsForConnectivity: true)
+        #expect(handler.verdict(on: refused, in: context) == Verdict(decision: .retry(after: .milliseconds(500)), announcement: .waitingForConnectivity))
+        context.attempt = 2
+        #expect(handler.verdict(on: refused, in: context) == Verdict(decision: .retry(after: .seconds(1))), "told once a load")
+        context.attempt = 1
+        #expect(handler.verdict(on: status(503), in: context) == Verdict(decision: .retry(after: .milliseconds(500))),
+                "a server that answers is no wait for connectivity")
+        context.waitsForConnectivity = false
+        #expect(handler.verdict(on: refused, in: context) == Verdict(decision: .alert), "without --wait: no wait")
+    }
+
+    @Test func aCopyTooOldToServeIsAnnouncedWhereAYoungerOneWouldHaveBeenServed() {
+        let tooOld = ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 4)
+        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: tooOld) == Verdict(decision: .alert, announcement: .copyTooOldToServe))
+        #expect(handler.verdict(on: status(500), in: tooOld) == Verdict(decision: .alert, announcement: .copyTooOldToServe))
+        var background = tooOld
+        background.mode = .background
+        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: background)
+                == Verdict(decision: .ignore(.summarised), announcement: .copyTooOldToServe))
+        // A young enough copy is served: nothing more to tell.
+        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: ErrorContext(hasCachedCopy: true, attempt: 4))
+                == Verdict(decision: .ignore(.servedStale)))
+        // Failures no copy answers, however young: nothing was withheld.
+        #expect(handler.verdict(on: status(404), in: tooOld) == Verdict(decision: .reset(.deleteCachedCopy, then: .alert)))
+        #expect(handler.verdict(on: status(400), in: tooOld) == Verdict(decision: .alert))
+        // Nor while the request is still being retried, nor without a copy.
+        #expect(handler.verdict(on: transport(.timedOut), in: ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 1))
+                == Verdict(decision: .retry(after: .milliseconds(500))))
+        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: ErrorContext(attempt: 4)) == Verdict(decision: .alert))
+    }
 }

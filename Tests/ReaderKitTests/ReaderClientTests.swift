@@ -92,7 +92,7 @@ import TestSupport
         let cachePath = temporaryCachePath()
         // A copy in the cache, as an earlier run would have stored it, under the same URL.
         let filmsURL = base.appendingPathComponent("films/")
-        try ResponseCache.open(path: cachePath).store(CacheEntry(
+        try await ResponseCache.open(path: cachePath).store(CacheEntry(
             key: CacheKey.normalise(filmsURL), service: "swapi", url: filmsURL.absoluteString, status: 200,
             body: Data(Fixtures.bytes("swapi/films.json")), fetchedAt: Date()))
         let sleeps = Sleeps()

@@ -104,14 +104,14 @@ extension ReaderClient {
         // 3. One HTTP request through the pipeline's status check.
         started = ContinuousClock.now
         do throws(ReaderError) {
-            let response = try await send(probe, service: service, headers: request.headers,
+            let response = try await pipeline.send(probe, service: service, headers: request.headers,
                                           deadline: ContinuousClock.now.advanced(by: limit)).0
             try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: now(), service: service)
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds,
                                      detail: "\(response.status) \(HTTPStatusName.phrase(for: response.status)), \(response.body.count) bytes"))
         } catch {
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds, detail: "GET \(probe.absoluteString)",
-                                     error: error.answered(by: service).redacting(secrets)))
+                                     error: error.answered(by: service).redacting(await secrets)))
         }
         return check
     }

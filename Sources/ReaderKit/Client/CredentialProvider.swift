@@ -1,60 +1,90 @@
 import Foundation
+import Logging
 
-/// A credential as the client holds it: the version says which renewal it came from, so that a
-/// refusal of a request that carried an older one does not discard a newer one.
-struct HeldCredential: Sendable, Equatable {
-    var credential: AuthenticationCredential
-    var version: Int
-}
-
-extension ReaderClient {
-    /// The folder beside the cache file where an authenticator may keep a credential between
-    /// runs; nil without a cache.
-    var credentialStorageDirectory: String? {
-        configuration.cachePath.map { ($0 as NSString).deletingLastPathComponent }
+/// The credentials of the services that have an ``Authenticator``: one fetch shared by the
+/// concurrent loads that need it, kept between runs where the authenticator keeps them, and
+/// versioned, so that a refusal of a request that carried an older credential than the current
+/// one (a sibling request renewed it meanwhile) does not discard the newer one.
+///
+/// It also holds every secret the client has seen — the authenticators' own, and each credential
+/// obtained — so that a failure's text is shown without them (``ReaderError/redacting(_:)``).
+actor CredentialProvider {
+    /// A credential as the client holds it: the version says which renewal it came from.
+    struct Held: Sendable, Equatable {
+        var credential: AuthenticationCredential
+        var version: Int
     }
 
-    /// What an authenticator may use: the transport, once, within `deadline`.
-    func authenticationSession(deadline: ContinuousClock.Instant) -> AuthenticationSession {
-        let transport = transportForUse()
+    private let services: ServiceConfiguration
+    /// The folder beside the cache file where an authenticator may keep a credential between
+    /// runs; nil without a cache.
+    private let storageDirectory: String?
+    private let transport: TransportHolder
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    /// Every secret this client has held: the authenticators' secrets in the forms a server may
+    /// echo them, and each credential.
+    private(set) var secrets: Set<String>
+    /// The credential each authenticated service's requests carry now, with its version.
+    private var credentials: [ServiceName: Held] = [:]
+    /// The credential requests in flight, one per service, shared by the loads that need it.
+    private var fetches: [ServiceName: Task<Result<AuthenticationCredential, ReaderError>, Never>] = [:]
+    /// The last version given to a credential: each credential held gets the next.
+    private var versions = 0
+
+    init(services: ServiceConfiguration, cachePath: String?, transport: TransportHolder, logger: Logger,
+         now: @escaping @Sendable () -> Date) {
+        self.services = services
+        self.storageDirectory = cachePath.map { ($0 as NSString).deletingLastPathComponent }
+        self.transport = transport
+        self.logger = logger
+        self.now = now
+        self.secrets = services.secrets
+    }
+
+    /// What an authenticator may use: the transport, once, within `deadline`. The transport is
+    /// made only if the authenticator sends something.
+    private func session(deadline: ContinuousClock.Instant) -> AuthenticationSession {
+        let transport = self.transport
         return AuthenticationSession(
             send: { (request) throws(ReaderError) in
-                do throws(TransportFailure) { return try await transport.send(request, deadline: deadline) } catch { throw .transport(error) }
+                let sender = await transport.transportForUse()
+                do throws(TransportFailure) { return try await sender.send(request, deadline: deadline) } catch { throw .transport(error) }
             },
-            storageDirectory: credentialStorageDirectory, now: now(), logger: logger)
+            storageDirectory: storageDirectory, now: now(), logger: logger)
     }
 
     /// The credential for `service`'s requests: this run's, else a kept one while it is usable,
     /// else a new one from the authenticator (then kept). Concurrent loads share one request for it.
-    func currentCredential(for service: ServiceName, _ authenticator: any Authenticator,
-                           deadline: ContinuousClock.Instant) async throws(ReaderError) -> HeldCredential {
+    func current(for service: ServiceName, _ authenticator: any Authenticator,
+                 deadline: ContinuousClock.Instant) async throws(ReaderError) -> Held {
         if let held = credentials[service], held.credential.isUsable(at: now()) { return held }
-        let session = authenticationSession(deadline: deadline)
+        let session = session(deadline: deadline)
         if let stored = authenticator.storedCredential(in: session), stored.isUsable(at: now()) {
             return hold(stored, for: service)
         }
         let fetch: Task<Result<AuthenticationCredential, ReaderError>, Never>
-        if let pending = credentialFetches[service] {
+        if let pending = fetches[service] {
             fetch = pending
         } else {
             fetch = Task {
                 do throws(ReaderError) { return .success(try await authenticator.obtainCredential(in: session)) }
                 catch { return .failure(error) }
             }
-            credentialFetches[service] = fetch
+            fetches[service] = fetch
         }
         let result = await fetch.value
-        if credentialFetches[service] == fetch { credentialFetches[service] = nil }
+        if fetches[service] == fetch { fetches[service] = nil }
         let credential = try result.get()
         if let held = credentials[service], held.credential == credential { return held }
         authenticator.store(credential, in: session)
         return hold(credential, for: service)
     }
 
-    private func hold(_ credential: AuthenticationCredential, for service: ServiceName) -> HeldCredential {
-        credentialVersions += 1
+    private func hold(_ credential: AuthenticationCredential, for service: ServiceName) -> Held {
+        versions += 1
         secrets.insert(credential.value)
-        let held = HeldCredential(credential: credential, version: credentialVersions)
+        let held = Held(credential: credential, version: versions)
         credentials[service] = held
         return held
     }
@@ -62,17 +92,17 @@ extension ReaderClient {
     /// The reset decision's action: `refused` is not used again, here or by the next run — unless
     /// a sibling request already replaced it, in which case the retry uses the newer one and
     /// nothing is renewed again.
-    func discardCredential(_ refused: HeldCredential, of service: ServiceName, _ authenticator: any Authenticator) {
+    func discard(_ refused: Held, of service: ServiceName, _ authenticator: any Authenticator) {
         guard let current = credentials[service], current.version == refused.version else { return }
         credentials[service] = nil
-        authenticator.discard(refused.credential, in: authenticationSession(deadline: .now))
+        authenticator.discard(refused.credential, in: session(deadline: .now))
     }
 
     /// Whether a usable credential for `service` is held (in this run or kept), and until when;
     /// never the credential itself. Nil when the service has no authenticator.
-    public func credentialStatus(of service: ServiceName) -> (held: Bool, expiresAt: Date?)? {
-        guard let authenticator = configuration.services[service]?.authenticator else { return nil }
-        let credential = credentials[service]?.credential ?? authenticator.storedCredential(in: authenticationSession(deadline: .now))
+    func status(of service: ServiceName) -> (held: Bool, expiresAt: Date?)? {
+        guard let authenticator = services[service]?.authenticator else { return nil }
+        let credential = credentials[service]?.credential ?? authenticator.storedCredential(in: session(deadline: .now))
         guard let credential, credential.isUsable(at: now()) else { return (false, nil) }
         return (true, credential.expiresAt)
     }

@@ -26,6 +26,7 @@
 ///
 /// ## Topics
 /// - ``decide(_:in:)``
+/// - ``verdict(on:in:)``
 /// - ``RetryPolicy``
 public struct ErrorHandler: Sendable {
     /// When and how long to wait before trying again.
@@ -75,6 +76,29 @@ public struct ErrorHandler: Sendable {
             if context.mode == .background, case .transport = error { return .ignore(.summarised) }
         }
         return .alert
+    }
+
+    /// Decides what `error` becomes (``decide(_:in:)``), and what must be told about it: that a
+    /// retry waits for the service to come back, or that a cached copy was too old to be served.
+    /// - Parameters:
+    ///   - error: an error classified by the pipeline.
+    ///   - context: who waits, whether a cached copy exists (and may be served), the attempt, the time left.
+    /// - Returns: the decision and its announcement.
+    public func verdict(on error: ReaderError, in context: ErrorContext) -> Verdict {
+        let decision = decide(error, in: context)
+        var outcome = decision
+        while case .reset(_, let then) = outcome { outcome = then }
+        switch outcome {
+        case .retry:
+            let waits = context.attempt == 1 && retryPolicy.waitsForConnectivity(after: error, in: context)
+            return Verdict(decision: decision, announcement: waits ? .waitingForConnectivity : nil)
+        case .ignore(.servedStale):
+            return Verdict(decision: decision)
+        case .alert, .ignore, .reset:
+            // What a copy young enough would have answered, had there been one.
+            let tooOld = context.hasCachedCopy && !context.cachedCopyIsServable && Self.mayServeStale(error)
+            return Verdict(decision: decision, announcement: tooOld ? .copyTooOldToServe : nil)
+        }
     }
 
     /// Not found, gone, unauthorised or forbidden: a cached copy must not outlive these.

@@ -55,7 +55,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// - Returns: the server's Retry-After when it gave one, else full-jitter exponential backoff.
     public func delay(before error: ReaderError, in context: ErrorContext) -> Duration? {
         guard context.isIdempotent else { return nil }
-        if context.waitsForConnectivity, case .transport(let failure) = error, Self.connectivityReasons.contains(failure.reason) {
+        if waitsForConnectivity(after: error, in: context) {
             let ceiling = min(baseDelay * (1 << min(max(context.attempt - 1, 0), 16)), Self.connectivityPollCeiling)
             // Half fixed, half jitter: never a busy loop, never in step with other waiting clients.
             let delay = ceiling * (0.5 + 0.5 * min(max(jitter(), 0), 1))
@@ -83,6 +83,13 @@ public struct RetryPolicy: Sendable, Equatable {
         guard delay <= maximumDelay else { return nil }
         if let remaining = context.remaining, delay >= remaining { return nil }
         return delay
+    }
+
+    /// Whether a retry of `error` is a wait for connectivity (`--wait`) rather than a retry of
+    /// the policy's: the service cannot be reached, and the user asked to wait for it.
+    func waitsForConnectivity(after error: ReaderError, in context: ErrorContext) -> Bool {
+        guard context.waitsForConnectivity, case .transport(let failure) = error else { return false }
+        return Self.connectivityReasons.contains(failure.reason)
     }
 
     /// Full jitter: a random wait between zero and `baseDelay × 2^(attempt-1)`, capped.

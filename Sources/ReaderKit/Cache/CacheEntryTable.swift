@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+
+/// The entries of the cache file (table `response`), as SQL on one connection: what a
+/// ``ResponseCache`` runs inside its reads and writes.
+///
+/// Rows are read as untrusted: a row that does not read as an entry, or cannot be right, is
+/// reported as a damaged entry; sizes are summed as the bodies' real lengths in floating point and
+/// dates read only when they are dates, so that no value a damaged file holds can overflow a sum
+/// or fail the very command meant to repair the file.
+enum CacheEntryTable {
+    /// The entry stored under `key`, if any.
+    /// - Throws: ``CacheFailure/Reason/damagedEntry`` when the row does not read as an entry or
+    ///   cannot be right (``CacheEntry/damage``).
+    static func entry(forKey key: String, path: String, _ db: Database) throws -> CacheEntry? {
+        guard let row = try Row.fetchOne(db, CacheEntry.filter(key: key)) else { return nil }
+        let entry: CacheEntry
+        do { entry = try CacheEntry(row: row) } catch {
+            throw CacheFailure(.damagedEntry, path: path, detail: "the entry does not read: \(error)")
+        }
+        if let damage = entry.damage { throw CacheFailure(.damagedEntry, path: path, detail: damage) }
+        return entry
+    }
+
+    /// Stores `entry`, replacing any entry with the same key, then evicts the least recently used
+    /// entries until the bodies fit in `sizeLimit` bytes.
+    /// - Returns: how many other entries were evicted.
+    static func store(_ entry: CacheEntry, sizeLimit: Int?, _ db: Database) throws -> Int {
+        try entry.upsert(db)
+        guard let sizeLimit else { return 0 }
+        return try evict(toFit: sizeLimit, keeping: entry.key, db)
+    }
+
+    /// Deletes least recently used entries (never `keeping`) until the bodies total `limit` bytes or less.
+    /// The sizes are summed as the bodies' real lengths in floating point (TOTAL, not SUM): a
+    /// damaged row's size near Int64.max can neither overflow the sum nor make every store fail.
+    private static func evict(toFit limit: Int, keeping key: String, _ db: Database) throws -> Int {
+        var total = try Double.fetchOne(db, sql: "SELECT TOTAL(length(body)) FROM response") ?? 0
+        guard total > Double(limit) else { return 0 }
+        // By rowid: a damaged row's key may not even be text, and it must still be evictable.
+        let candidates = try Row.fetchCursor(db, sql: "SELECT rowid, length(body) FROM response WHERE key IS NOT ? ORDER BY lastUsedAt ASC",
+                                             arguments: [key])
+        var victims: [Int64] = []
+        while total > Double(limit), let row = try candidates.next() {
+            victims.append(try row.decode(Int64.self, atIndex: 0))
+            total -= Double(try row.decode(Int64?.self, atIndex: 1) ?? 0)
+        }
+        for victim in victims { try db.execute(sql: "DELETE FROM response WHERE rowid = ?", arguments: [victim]) }
+        return victims.count
+    }
+
+    /// Marks the entry under `key` as just used, for the least-recently-used eviction.
+    static func markUsed(key: String, at now: Date, _ db: Database) throws {
+        try CacheEntry.filter(key: key).updateAll(db, CacheEntry.Columns.lastUsedAt.set(to: now))
+    }
+
+    /// Marks the entry under `key` as confirmed unchanged at `now`, taking the validators and
+    /// `Cache-Control` a `304` sent, when it sent them.
+    /// - Returns: the updated entry, or nil when there is none.
+    static func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?, cacheControl: String?,
+                                _ db: Database) throws -> CacheEntry? {
+        guard var entry = try CacheEntry.fetchOne(db, key: key) else { return nil }
+        entry.fetchedAt = now
+        entry.lastUsedAt = now
+        entry.etag = etag ?? entry.etag
+        entry.lastModified = lastModified ?? entry.lastModified
+        entry.cacheControl = cacheControl ?? entry.cacheControl
+        try entry.update(db)
+        return entry
+    }
+
+    /// Deletes the entry stored under `key`; nothing happens when there is none.
+    static func delete(key: String, _ db: Database) throws {
+        _ = try CacheEntry.deleteOne(db, key: key)
+    }
+
+    /// Which entries a removal takes: SQL, so that no row is decoded and a row with absurd values
+    /// goes like any other.
+    struct Selection: Sendable {
+        /// The SQL condition; nil for every entry.
+        var condition: String?
+        var arguments: StatementArguments
+
+        static let all = Selection(condition: nil, arguments: [])
+
+        /// The entries of `service`, or every entry.
+        static func service(_ service: ServiceName?) -> Selection {
+            guard let service else { return .all }
+            return Selection(condition: "api = ?", arguments: [service.rawValue])
+        }
+
+        /// The entries fetched before `date` (optionally of one service), and those whose fetch
+        /// time cannot be read: no reader serves them.
+        static func fetched(before date: Date, service: ServiceName?) -> Selection {
+            var selection = Selection(condition: "(\(readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?))",
+                                      arguments: [date])
+            if let service {
+                selection.condition? += " AND api = ?"
+                selection.arguments += [service.rawValue]
+            }
+            return selection
+        }
+    }
+
+    /// Deletes the entries `selection` takes.
+    /// - Returns: how many entries and body bytes were removed.
+    static func remove(_ selection: Selection, _ db: Database) throws -> CacheRemoval {
+        let filter = selection.condition.map { " WHERE \($0)" } ?? ""
+        // The bodies' real lengths, summed by TOTAL() as a float: SUM() of a damaged bodySize
+        // overflows and would fail the very command meant to repair the file.
+        let bytes = try Double.fetchOne(db, sql: "SELECT TOTAL(length(body)) FROM response\(filter)", arguments: selection.arguments) ?? 0
+        try db.execute(sql: "DELETE FROM response\(filter)", arguments: selection.arguments)
+        return CacheRemoval(entries: db.changesCount, bytes: byteCount(bytes))
+    }
+
+    /// How many entries there are.
+    static func count(_ db: Database) throws -> Int {
+        try CacheEntry.fetchCount(db)
+    }
+
+    /// What the file holds: when it was created, and per service its entries, their bytes and
+    /// their oldest and newest fetch. Each value comes out of SQL in a shape that decodes whatever
+    /// a row holds: sizes are the bodies' real lengths summed by TOTAL() (SUM() of a damaged
+    /// bodySize overflows), dates only readable ones, services only text.
+    static func statistics(path: String, _ db: Database) throws -> CacheStatistics {
+        let created = try DatabaseValue.fetchOne(db, sql: "SELECT \(readableDate("createdAt")) FROM cacheInfo")
+        var statistics = CacheStatistics(path: path, createdAt: created.flatMap(Date.fromDatabaseValue))
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT api, COUNT(*) AS entries, TOTAL(length(body)) AS bytes,
+                   MIN(\(readableDate("fetchedAt"))) AS oldest, MAX(\(readableDate("fetchedAt"))) AS newest
+            FROM response WHERE typeof(api) = 'text' GROUP BY api
+            """)
+        for row in rows {
+            guard let service = ServiceName(rawValue: row["api"]) else { continue }
+            statistics.services[service, default: .init()].entries = row["entries"]
+            statistics.services[service, default: .init()].bytes = byteCount(row["bytes"])
+            statistics.services[service, default: .init()].oldest = Date.fromDatabaseValue(row["oldest"])
+            statistics.services[service, default: .init()].newest = Date.fromDatabaseValue(row["newest"])
+        }
+        return statistics
+    }
+
+    /// SQL for `column` when it holds a date as GRDB stores it (text that SQLite reads as a date
+    /// between the years 0 and 9999), else NULL: a number such as 1e300, garbage or `now` is not one.
+    private static func readableDate(_ column: String) -> String {
+        "CASE WHEN typeof(\(column)) = 'text' AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' AND julianday(\(column)) IS NOT NULL THEN \(column) END"
+    }
+
+    /// A byte count SQLite summed as a float, as an Int (`Int.max` past it).
+    private static func byteCount(_ total: Double) -> Int {
+        guard total.isFinite, total > 0 else { return 0 }
+        return Int(exactly: total.rounded()) ?? Int.max
+    }
+}

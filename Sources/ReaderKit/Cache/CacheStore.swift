@@ -1,0 +1,248 @@
+import Foundation
+import Logging
+
+/// The client's cache file, under the ErrorHandler's decisions: opened once, a damaged file moved
+/// aside and replaced, a damaged entry dropped, writes skipped on a read-only file, and each kind
+/// of trouble told once as a notice. Cache trouble never fails a load.
+///
+/// An actor for its few pieces of state (which file is open, whether it was replaced); the SQL
+/// itself runs on GRDB's queues (the `async` forms of ``ResponseCache``'s operations), so that
+/// loads waiting on the file do not hold one another up.
+actor CacheStore {
+    private let path: String?
+    private let handler: ErrorHandler
+    private let notices: NoticeBoard
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+
+    private enum State {
+        case unopened
+        case open(ResponseCache)
+        case none
+    }
+
+    private var state: State = .unopened
+    private var opening: Task<ResponseCache?, Never>?
+    /// Which file is in use: it changes when a damaged file is replaced, so that the failure of
+    /// an operation begun on the old file is not taken for the new one's.
+    private var generation = 0
+    /// Whether a damaged file was replaced already: it is done once, never in a loop.
+    private var replacedDamagedCache = false
+    /// The last failure noted, so that `reader cache …` reports why the cache did not open.
+    private var lastFailure: CacheFailure?
+
+    init(path: String?, handler: ErrorHandler, notices: NoticeBoard, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.path = path
+        self.handler = handler
+        self.notices = notices
+        self.logger = logger
+        self.now = now
+    }
+
+    // MARK: - Opening
+
+    /// Opens the cache once. A damaged file is moved aside and replaced; a cache that cannot be
+    /// opened at all leaves the command to carry on without one. Concurrent loads wait for the
+    /// one opening rather than each opening (and perhaps replacing) the file.
+    func open() async -> ResponseCache? {
+        switch state {
+        case .open(let cache): return cache
+        case .none: return nil
+        case .unopened: break
+        }
+        if let opening { return await opening.value }
+        let task = Task { await self.openOnce() }
+        opening = task
+        return await task.value
+    }
+
+    private func openOnce() async -> ResponseCache? {
+        guard let path else { state = .none; return nil }
+        var opened: ResponseCache?
+        do {
+            opened = try ResponseCache.open(path: path)
+        } catch {
+            opened = await recover(from: error, path: path)
+        }
+        state = opened.map { .open($0) } ?? .none
+        if let opened, opened.isReadOnly {
+            await handle(CacheFailure(.unwritable, path: path, detail: "the file or its folder is read-only"))
+        }
+        return opened
+    }
+
+    private func recover(from failure: CacheFailure, path: String) async -> ResponseCache? {
+        guard case .reset(.replaceCacheFile, _) = handler.decide(.cache(failure), in: ErrorContext()) else {
+            await handle(failure)
+            return nil
+        }
+        do {
+            let aside = try ResponseCache.moveAside(path: path, now: now())
+            let fresh = try ResponseCache.open(path: path)
+            await notices.post(Notice(kind: .cache, code: ErrorCode(.cache, CacheFailure.Reason.corrupt.rawValue), message:
+                "the cache file was damaged; it was moved to \(TerminalText.sanitise(aside)) and a new one started"))
+            return fresh
+        } catch {
+            await handle(error)
+            return nil
+        }
+    }
+
+    /// The cache as it is now: a damaged file may have been replaced since a load began.
+    private var current: ResponseCache? {
+        if case .open(let cache) = state { cache } else { nil }
+    }
+
+    // MARK: - Entries
+
+    /// The entry stored under `key` for `service`; nil when there is none, when there is no
+    /// cache, or when the row cannot be right (it is dropped, with its notice).
+    func entry(forKey key: String, service: ServiceName) async -> CacheEntry? {
+        guard let cache = current else { return nil }
+        let generation = self.generation
+        do {
+            guard let entry = try await cache.entry(forKey: key) else { return nil }
+            // The key is the URL of this service's request: a row that names another service
+            // was not stored by this pipeline (another program, a damaged page) and cannot be right.
+            guard entry.service == service else {
+                await drop(damagedEntry: key, CacheFailure(.damagedEntry, path: cache.path, detail:
+                    "the entry names the service \(entry.service), not \(service)"))
+                return nil
+            }
+            return entry
+        } catch where error.reason == .damagedEntry {
+            await drop(damagedEntry: key, error)
+            return nil
+        } catch {
+            await handle(error, from: generation)
+            return nil
+        }
+    }
+
+    /// Drops the entry under `key`, whose stored body no longer decodes (`reason`): a damaged
+    /// page, an older reader's shape.
+    func drop(undecodable key: String, reason: String) async {
+        await drop(damagedEntry: key, CacheFailure(.damagedEntry, path: path ?? "", detail: "the stored body does not decode (\(reason))"))
+    }
+
+    /// A row that cannot be right is never served and never fatal: it is deleted as the
+    /// ErrorHandler decides, with one notice, and the load goes on as if nothing were cached.
+    private func drop(damagedEntry key: String, _ failure: CacheFailure) async {
+        let decision = handler.decide(.cache(failure), in: ErrorContext())
+        logger.debug("damaged entry", metadata: ["cache.key": "\(key)", "decision": "\(decision)", "cache.detail": "\(failure.detail)"])
+        if case .reset(.deleteCachedCopy, _) = decision {
+            await write { (cache) async throws(CacheFailure) in try await cache.deleteEntry(forKey: key) }
+        }
+        await notices.post(Notice(kind: .cache, code: ErrorCode(.cache, failure.reason.rawValue), message:
+            "a cached copy was damaged (\(TerminalText.sanitise(failure.detail, maxLength: 200))); it was dropped"))
+    }
+
+    /// Stores `entry`, evicting the least recently used entries beyond `sizeLimit`.
+    func store(_ entry: CacheEntry, sizeLimit: Int?) async {
+        await write { [logger] (cache) async throws(CacheFailure) in
+            // Said before the write too: a write may wait for another process's (SQLite's busy timeout).
+            logger.debug("storing", metadata: ["cache.key": "\(entry.key)", "cache.bytes": "\(entry.bodySize)"])
+            let evicted = try await cache.store(entry, sizeLimit: sizeLimit)
+            logger.debug("stored", metadata: ["cache.key": "\(entry.key)", "cache.bytes": "\(entry.bodySize)",
+                                              "cache.evicted": "\(evicted.map(String.init) ?? "not stored: larger than the cache size limit")"])
+        }
+    }
+
+    /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
+    func recordUse(_ use: CacheUse, service: ServiceName, key: String) async {
+        let now = now()
+        await write { (cache) async throws(CacheFailure) in try await cache.recordUse(use, service: service, key: key, at: now) }
+    }
+
+    /// Marks the entry under `key` as confirmed by a `304` at `now`, with what the `304` said.
+    func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?, cacheControl: String?) async {
+        await write { (cache) async throws(CacheFailure) in
+            try await cache.markRevalidated(key: key, at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+        }
+    }
+
+    /// Deletes the entry under `key` (a reset's action: the resource is gone).
+    func deleteEntry(forKey key: String) async {
+        await write { (cache) async throws(CacheFailure) in try await cache.deleteEntry(forKey: key) }
+    }
+
+    // MARK: - Rate limits
+
+    /// The rate limit remembered for `service` at `origin`; nil when there is none or it cannot
+    /// be read (a limit is never read from a file in trouble).
+    func rateLimit(forOrigin origin: String, service: ServiceName) async -> RateLimitState? {
+        guard let cache = current else { return nil }
+        return try? await cache.rateLimit(forOrigin: origin, service: service)
+    }
+
+    /// Keeps `state` for the next run.
+    func storeRateLimit(_ state: RateLimitState) async {
+        await write { (cache) async throws(CacheFailure) in try await cache.storeRateLimit(state) }
+    }
+
+    // MARK: - Managing the cache (`reader cache`)
+
+    /// Runs `body` on the cache, opened (and recovered) as a load would open it. A cache file that
+    /// does not exist yet is not created: `ifMissing` answers for it. Failing to open is an error here.
+    func manage<T: Sendable>(ifMissing: @Sendable (String) -> T,
+                             _ body: @Sendable (ResponseCache) async throws(CacheFailure) -> T) async throws(ReaderError) -> T {
+        guard let path else { throw .invalidConfiguration("no cache is configured") }
+        // lstat, not fileExists: a link whose target is missing (or a loop of links) is a path that
+        // names something, and it cannot be opened; only a path naming nothing is "no cache yet".
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return ifMissing(path) }
+        if (status.st_mode & S_IFMT) == S_IFLNK, !FileManager.default.fileExists(atPath: path) {
+            throw .cache(CacheFailure(.unavailable, path: path, detail: "a symbolic link to a file that does not exist (or a loop of links)"))
+        }
+        guard let cache = await open() else {
+            throw .cache(lastFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened"))
+        }
+        do { return try await body(cache) } catch { throw .cache(error) }
+    }
+
+    /// Leaves what was stored in the file itself (``ResponseCache/finishWrites()``).
+    func finishWrites() {
+        current?.finishWrites()
+    }
+
+    // MARK: - Trouble
+
+    /// Runs a write on the current cache; a read-only cache was warned about when it opened, so
+    /// it is skipped quietly.
+    private func write(_ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
+        guard let cache = current, !cache.isReadOnly else { return }
+        let generation = self.generation
+        do { try await body(cache) } catch { await handle(error, from: generation) }
+    }
+
+    /// Cache trouble never fails a command: it is noted once and the command carries on. A file
+    /// found damaged after it opened (a page that does not read) is replaced as at opening, once.
+    /// - Parameter generation: the file the failed operation began on, when it began on one; a
+    ///   file replaced since then is no longer in use, and its failure is not reported.
+    private func handle(_ failure: CacheFailure, from generation: Int? = nil) async {
+        if let generation, generation != self.generation {
+            logger.debug("cache failure on a file since replaced", metadata: ["cache.detail": "\(failure.detail)"])
+            return
+        }
+        lastFailure = failure
+        if failure.reason == .corrupt, let damaged = current, !replacedDamagedCache {
+            replacedDamagedCache = true
+            state = .none
+            self.generation += 1
+            damaged.close()
+            state = await recover(from: failure, path: damaged.path).map { .open($0) } ?? .none
+            return
+        }
+        let error = ReaderError.cache(failure)
+        let decision = handler.decide(error, in: ErrorContext())
+        logger.debug("cache failure", metadata: ["error.code": "\(error.code)", "decision": "\(decision)",
+                                                 "cache.detail": "\(failure.detail)"])
+        let message: String
+        switch failure.reason {
+        case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
+        case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"
+        case .unavailable, .notCached, .tooOld, .damagedEntry: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"
+        }
+        await notices.post(Notice(kind: .cache, code: error.code, message: message))
+    }
+}

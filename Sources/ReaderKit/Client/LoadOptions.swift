@@ -1,0 +1,29 @@
+import Foundation
+
+/// How one load may use the cache and the network.
+public struct LoadOptions: Sendable, Equatable {
+    public enum CacheMode: String, Sendable {
+        /// Serve a fresh cached copy; otherwise ask the network, falling back to a stale copy.
+        case normal
+        /// Ask the network even when a fresh copy exists; still fall back to it on failure.
+        case refresh
+        /// Never touch the network; serve any cached copy, however old.
+        case offline
+    }
+
+    public var cacheMode: CacheMode
+    public var mode: ErrorContext.Mode
+    /// The command's deadline, shared by all its loads so that retries never outlive `--timeout`;
+    /// when nil, each load gets the configuration's `timeout` from its start.
+    public var deadline: ContinuousClock.Instant?
+    /// Whether to wait, within the deadline, for a service that cannot be reached (`--wait`).
+    public var waitForConnectivity: Bool
+
+    public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil,
+                waitForConnectivity: Bool = false) {
+        self.waitForConnectivity = waitForConnectivity
+        self.cacheMode = cacheMode
+        self.mode = mode
+        self.deadline = deadline
+    }
+}
