@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 
@@ -114,6 +115,25 @@ import TestSupport
         #expect(result.stderr.contains("\"Reddit with an app identity\""), "\(result.stderr)")
         #expect(!result.stderr.contains("try later or from another network"), "\(result.stderr)")
         #expect(json.errorJSON?["reason"] as? String == "blocked", "\(json.stderr)")
+        await server.shutdown()
+    }
+
+    /// A block page refuses this client, not the subreddit: the copy read before stays, and
+    /// `--offline` still shows it (found by the attack on issue 13).
+    @Test func aBlockPageLeavesTheCachedCopyForOffline() async throws {
+        let blocked = NIOLockedValueBox(false)
+        let server = try await TestServer { request in
+            blocked.withLockedValue { $0 } && request.path.hasSuffix(".json")
+                ? .respond(status: 403, headers: [("Content-Type", "text/html; charset=utf-8")], body: Self.blockPage)
+                : Fixtures.route(request)
+        }
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("posts", "python").status == 0)
+        blocked.withLockedValue { $0 = true }
+        let refused = try reader.run("posts", "python", "--refresh")
+        #expect(refused.status == 77 && refused.stderr.contains("blocked by network security"), "\(refused.stderr)")
+        let offline = try reader.run("posts", "python", "--offline")
+        #expect(offline.status == 0, "\(offline.stderr)")
         await server.shutdown()
     }
 }

@@ -181,7 +181,14 @@ import Testing
         let unauthorized = ReaderError.status(StatusFailure(status: 401, url: "https://oauth.reddit.com/hot", service: "reddit"))
         #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true)) == .reset(.renewToken, then: .retry(after: .zero)))
         #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true, tokenWasRenewed: true)) == .alert)
-        #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true, usesToken: true, tokenWasRenewed: true))
+        // A credential refused again says nothing of the resource: the copy stays, for --offline.
+        #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true, usesToken: true, tokenWasRenewed: true)) == .alert)
+        #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert),
+                "an anonymous 401 is about the resource")
+        var blocked = StatusFailure(status: 403, url: "https://www.reddit.com/r/python/hot.json")
+        blocked.isNetworkSecurityBlock = true
+        #expect(handler.decide(.status(blocked), in: ErrorContext(hasCachedCopy: true)) == .alert, "a block page is about this client")
+        #expect(handler.decide(.status(StatusFailure(status: 403, url: "u")), in: ErrorContext(hasCachedCopy: true))
                 == .reset(.deleteCachedCopy, then: .alert))
         #expect(handler.decide(unauthorized, in: ErrorContext()) == .alert)
         let refused = ReaderError.authentication(AuthenticationFailure(status: 401, serverError: nil, installedApp: false))

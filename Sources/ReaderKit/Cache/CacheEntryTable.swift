@@ -16,7 +16,11 @@ enum CacheEntryTable {
         guard let row = try Row.fetchOne(db, CacheEntry.filter(key: key)) else { return nil }
         let entry: CacheEntry
         do { entry = try CacheEntry(row: row) } catch {
-            throw CacheFailure(.damagedEntry, path: path, detail: "the entry does not read: \(error)")
+            // GRDB's own text quotes the row: say which column, never what it holds.
+            let text = "\(error)"
+            let column = ["api", "key", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl", "fetchedAt",
+                          "lastUsedAt", "bodySize"].first { text.contains("column: \"\($0)\"") }
+            throw CacheFailure(.damagedEntry, path: path, detail: "the entry holds a value no entry can have" + (column.map { " (its \($0) column)" } ?? ""))
         }
         if let damage = entry.damage { throw CacheFailure(.damagedEntry, path: path, detail: damage) }
         return entry

@@ -69,7 +69,11 @@ public struct ErrorHandler: Sendable {
             return .retry(after: delay)
         }
         if case .status(let failure) = error, Self.meansTheCopyIsGone(failure) {
-            return context.hasCachedCopy ? .reset(.deleteCachedCopy, then: .alert) : .alert
+            // A refusal of this client — its credential, still refused after a renewal, or a
+            // block page of the site's network security — says nothing of the resource: the copy
+            // stays, to be read offline.
+            let refusesTheClient = failure.isNetworkSecurityBlock || (failure.status == 401 && context.usesToken)
+            return context.hasCachedCopy && !refusesTheClient ? .reset(.deleteCachedCopy, then: .alert) : .alert
         }
         if Self.mayServeStale(error) {
             if context.hasCachedCopy && context.cachedCopyIsServable { return .ignore(.servedStale) }
