@@ -198,4 +198,25 @@ import TestSupport
         await client.shutdown()
         await server.shutdown()
     }
+
+    /// The pipeline names no service: every rule of SWAPI's or Reddit's lives in Services/.
+    /// Comments may use them as examples; code may not.
+    @Test func noFileOfThePipelineNamesAService() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/ReaderKit").standardized
+        var offenders: [String] = []
+        for folder in ["Client", "Cache", "Errors"] {
+            let directory = sources.appendingPathComponent(folder)
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    guard !code.hasPrefix("//") else { continue }
+                    let lowered = code.lowercased()
+                    if lowered.contains("swapi") || lowered.contains("reddit") { offenders.append("\(folder)/\(file):\(number + 1): \(code)") }
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+        #expect(FileManager.default.fileExists(atPath: sources.appendingPathComponent("Client/ReaderClient.swift").path), "the scan reads the sources")
+    }
 }

@@ -197,7 +197,7 @@ enum CacheFile {
     /// never deleted, so what it held can still be recovered by hand.
     /// - Returns: the path the file was moved to.
     static func moveAside(path: String, now: Date) throws(CacheFailure) -> String {
-        let stamp = Int(now.timeIntervalSince1970)
+        let stamp = OutsideNumbers.wholeSeconds(now.timeIntervalSince1970)  // a clock injected by a library user may say anything
         var destination = "\(path).corrupt-\(stamp)"
         var suffix = 1
         while FileManager.default.fileExists(atPath: destination) {
