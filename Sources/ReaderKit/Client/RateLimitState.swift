@@ -61,7 +61,8 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// The wait `announcement` means when nothing remains (for `Retry-After`'s absence): nil when
     /// something remains or there is no announcement.
     public static func wait(announcedBy announcement: RateLimitAnnouncement?, now: Date) -> TimeInterval? {
-        RateLimitState(host: "-", service: "any", announcement: announcement, now: now)?.waitBeforeNextRequest(at: now)
+        guard let announcement, announcement.remaining < 1, announcement.secondsUntilReset > 0, OutsideNumbers.isPlausible(now) else { return nil }
+        return min(announcement.secondsUntilReset, maximumWindow)
     }
 
     /// Whether a row read back from the cache file can be right: instants a calendar can show and

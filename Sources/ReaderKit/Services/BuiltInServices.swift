@@ -27,10 +27,4 @@ extension ServiceConfiguration {
     public static func resolve(environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
         try ReaderSettings.load(environment: environment).services
     }
-
-    /// The SWAPI service registered, or the built-in one.
-    public var swapi: SWAPIService { self[SWAPIService.name] as? SWAPIService ?? SWAPIService() }
-
-    /// The Reddit service registered, or the built-in one.
-    public var reddit: RedditService { self[RedditService.name] as? RedditService ?? RedditService() }
 }
