@@ -121,7 +121,7 @@ extension Reader {
             @OptionGroup var cacheFile: CacheFileOptions
 
             func run() throws {
-                let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
+                let path = try cacheFile.resolve(environment: ProcessEnvironment.current)
                 let output = output.makeOutput()
                 if self.output.json {
                     try output.writeJSON(JSONValue.object(["path": .string(path), "exists": .bool(FileManager.default.fileExists(atPath: path))]),
@@ -139,7 +139,7 @@ extension Reader {
 enum CacheCommand {
     static func withClient<T: Sendable>(_ cacheFile: CacheFileOptions, _ options: OutputOptions,
                                         _ body: (ReaderClient) async throws(ReaderError) -> T) async throws(ReaderError) -> T {
-        let path = try cacheFile.resolve(environment: ProcessInfo.processInfo.environment)
+        let path = try cacheFile.resolve(environment: ProcessEnvironment.current)
         let client = ReaderClient(configuration: .init(cachePath: path))
         let output = options.makeOutput()
         let result = await CommandRunner.using(client, body)

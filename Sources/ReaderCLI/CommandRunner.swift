@@ -7,7 +7,7 @@ enum CommandRunner {
     /// notices; a failure is rethrown for ``Reader/main()`` to render.
     /// - Parameter environment: where the cache path and the services' variables are read.
     static func withClient<T, Offline>(_ options: FetchOptions<Offline>,
-                                       environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       environment: [String: String] = ProcessEnvironment.current,
                                        _ work: (ReaderClient) async throws(LoadFailure) -> T) async throws -> T {
         let configuration = try options.clientConfiguration(environment: environment)
         let client = ReaderClient(configuration: configuration, logger: CommandLogging.logger(verbose: options.verbose))

@@ -30,7 +30,7 @@ struct OutputOptions: ParsableArguments {
 /// and every part of one (the client, the deadline, the colours) sees the same.
 enum ProcessSettings {
     static let fromFileAndEnvironment: Result<ReaderSettings, ReaderError> = Result { () throws(ReaderError) in
-        try ReaderSettings.load(environment: ProcessInfo.processInfo.environment)
+        try ReaderSettings.load(environment: ProcessEnvironment.current)
     }
 }
 

@@ -23,18 +23,18 @@ struct Reader: AsyncParsableCommand, HelpExamples {
         "reader status",
     ]
 
-    /// Parses, runs, and turns every failure into a message with its code and an exit code.
-    /// `ReaderMain` calls it (``ReaderCommandLine/main()``).
-    static func main() async {
-        ProcessSetup.prepareSignalsAndDescriptors()
+    /// Parses the process's arguments, on the calling thread and before any task or thread is
+    /// started: help, the version and a usage error end the process here (with their message and
+    /// exit code), so that they never pay for the concurrency runtime's threads.
+    /// `ReaderMain` calls it (``ReaderCommandLine/parse()``).
+    static func parse() -> ReaderCommandLine.Parsed {
         // Known before parsing, so that even a parse error is rendered as asked.
         let arguments = CommandLine.arguments.dropFirst()
         var output = Output(json: arguments.contains("--json"))
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
         output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color"))
-        let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            return ReaderCommandLine.Parsed(command: try parseAsRoot(), output: output)
         } catch {
             if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
             // Help is requested by mistake as often as on purpose: keep the usage with the error.
@@ -46,11 +46,16 @@ struct Reader: AsyncParsableCommand, HelpExamples {
                          usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
             Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
         }
+    }
+
+    /// Runs a parsed command, and turns every failure into a message with its code and an exit code.
+    static func run(_ parsed: ReaderCommandLine.Parsed) async {
+        let output = parsed.output
         do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
+            if var asyncCommand = parsed.command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
-                var syncCommand = command
+                var syncCommand = parsed.command
                 try syncCommand.run()
             }
             try StandardOutput.flushStandardIO()
@@ -116,19 +121,35 @@ struct Reader: AsyncParsableCommand, HelpExamples {
     }
 }
 
-/// The entry point of the `reader` executable (`Sources/ReaderMain`).
+/// The entry point of the `reader` executable (`Sources/ReaderMain`): ``prepareProcess()``,
+/// then ``parse()`` on the main thread, then ``run(_:)`` in a task.
 public enum ReaderCommandLine {
+    /// A command line parsed into the command to run, with how its output is to look.
+    /// Made by ``parse()`` and consumed once by ``run(_:)``.
+    public struct Parsed: @unchecked Sendable {
+        // Not Sendable by type (a command is a plain struct of its options), but handed from the
+        // main thread to the one task that runs it, and never touched again by the main thread.
+        let command: any ParsableCommand
+        let output: Output
+    }
+
     /// Prepares signals and the standard descriptors; call it first, before anything opens a file.
     public static func prepareProcess() {
         ProcessSetup.prepareSignalsAndDescriptors()
     }
 
-    /// Runs `reader` with the process's arguments; a failure exits with its exit code.
-    public static func main() async {
-        await Reader.main()
+    /// Parses the process's arguments synchronously; help, the version and usage errors end the
+    /// process here, before any thread is started.
+    public static func parse() -> Parsed {
+        Reader.parse()
     }
 
-    /// Ends the process with exit 0 once ``main()`` has returned (it exits itself otherwise).
+    /// Runs the parsed command; a failure exits with its exit code.
+    public static func run(_ parsed: Parsed) async {
+        await Reader.run(parsed)
+    }
+
+    /// Ends the process with exit 0 once ``run(_:)`` has returned (it exits itself otherwise).
     public static func exitSucceeding() -> Never {
         Foundation.exit(0)
     }

@@ -28,7 +28,7 @@ extension Reader {
         }
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
+            let environment = ProcessEnvironment.current
             let client = ReaderClient(configuration: .init(
                 services: try ServiceConfiguration.resolve(environment: environment),
                 cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))

@@ -1,16 +1,22 @@
 import Foundation
 import ReaderKit
 
+/// The process's environment, read once: Foundation builds the whole dictionary on every read of
+/// `ProcessInfo.processInfo.environment`.
+enum ProcessEnvironment {
+    static let current: [String: String] = ProcessInfo.processInfo.environment
+}
+
 /// Facts about the terminal that decide how output looks.
 enum Terminal {
     /// The width to fit stdout to: the terminal's when stdout is one, else `$COLUMNS` when the
     /// user set it, else nil: no limit, so that piped output is whole.
-    static func outputWidth(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    static func outputWidth(environment: [String: String] = ProcessEnvironment.current) -> Int? {
         width(of: STDOUT_FILENO, environment: environment)
     }
 
     /// The width to fit messages on stderr to, in the same way as ``outputWidth(environment:)``.
-    static func errorWidth(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    static func errorWidth(environment: [String: String] = ProcessEnvironment.current) -> Int? {
         width(of: STDERR_FILENO, environment: environment)
     }
 
@@ -79,8 +85,9 @@ enum Terminal {
     /// Whether colour may be used on `descriptor`: it is a terminal, `NO_COLOR` is unset or
     /// empty (no-color.org), `TERM` is not `dumb`, and `--no-color` was not given.
     static func allowsColour(on descriptor: Int32, noColorFlag: Bool,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+                             environment: @autoclosure () -> [String: String] = ProcessEnvironment.current) -> Bool {
         guard !noColorFlag, isatty(descriptor) == 1 else { return false }
+        let environment = environment()
         if let value = environment["NO_COLOR"], !value.isEmpty { return false }
         return environment["TERM"] != "dumb"
     }
