@@ -13,14 +13,21 @@ enum CacheEntryTable {
     /// - Throws: ``CacheFailure/Reason/damagedEntry`` when the row does not read as an entry or
     ///   cannot be right (``CacheEntry/damage``).
     static func entry(forKey key: String, path: String, _ db: Database) throws -> CacheEntry? {
-        guard let row = try Row.fetchOne(db, CacheEntry.filter(key: key)) else { return nil }
+        // The SQL `CacheEntry.filter(key:)` makes, through a cached statement: the query interface
+        // would look the primary key up in the schema and write the SQL again on every read.
+        let statement = try db.cachedStatement(sql: "SELECT * FROM response WHERE key = ? LIMIT 1")
+        guard let row = try Row.fetchOne(statement, arguments: [key]) else { return nil }
         let entry: CacheEntry
-        do { entry = try CacheEntry(row: row) } catch {
-            // GRDB's own text quotes the row: say which column, never what it holds.
-            let text = "\(error)"
-            let column = ["api", "key", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl", "fetchedAt",
-                          "lastUsedAt", "bodySize"].first { text.contains("column: \"\($0)\"") }
-            throw CacheFailure(.damagedEntry, path: path, detail: "the entry holds a value no entry can have" + (column.map { " (its \($0) column)" } ?? ""))
+        if let stored = CacheEntry(storedRow: row) {
+            entry = stored
+        } else {
+            do { entry = try CacheEntry(row: row) } catch {
+                // GRDB's own text quotes the row: say which column, never what it holds.
+                let text = "\(error)"
+                let column = ["api", "key", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl", "fetchedAt",
+                              "lastUsedAt", "bodySize"].first { text.contains("column: \"\($0)\"") }
+                throw CacheFailure(.damagedEntry, path: path, detail: "the entry holds a value no entry can have" + (column.map { " (its \($0) column)" } ?? ""))
+            }
         }
         if let damage = entry.damage { throw CacheFailure(.damagedEntry, path: path, detail: damage) }
         return entry
@@ -55,7 +62,9 @@ enum CacheEntryTable {
 
     /// Marks the entry under `key` as just used, for the least-recently-used eviction.
     static func markUsed(key: String, at now: Date, _ db: Database) throws {
-        try CacheEntry.filter(key: key).updateAll(db, CacheEntry.Columns.lastUsedAt.set(to: now))
+        // The SQL `updateAll` makes, through a cached statement, with the date as GRDB writes it.
+        try db.cachedStatement(sql: "UPDATE response SET lastUsedAt = ? WHERE key = ?")
+            .execute(arguments: [StoredDate.databaseValue(now), key])
     }
 
     /// Marks the entry under `key` as confirmed unchanged at `now`, taking the validators and
