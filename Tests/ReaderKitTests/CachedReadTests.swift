@@ -140,4 +140,53 @@ import TestSupport
         try queue.close()
         cache.close()
     }
+    @Test func storingAndConfirmingWriteTheRowsGRDBsRecordsWrite() throws {
+        // Given random entries stored, stored again, and confirmed by a 304, in two files: through
+        // the cache, and through GRDB's record methods (upsert, fetch and update)
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SplitMix64(seed: seed)
+        let cache = try ResponseCache.open(path: temporaryCachePath())
+        let otherPath = temporaryCachePath()
+        try ResponseCache.open(path: otherPath).close()
+        let records = try DatabaseQueue(path: otherPath)
+        func text(_ random: inout SplitMix64) -> String? {
+            Bool.random(using: &random) ? nil : String((0..<Int.random(in: 0...8, using: &random)).map { _ in "aé\"; x1".randomElement(using: &random)! })
+        }
+        for index in 0..<100 {
+            for _ in 0...Int.random(in: 0...1, using: &random) {
+                let fetchedAt = Date(timeIntervalSince1970: Double.random(in: 0..<253_400_000_000, using: &random))
+                let entry = CacheEntry(key: "k\(index)", service: "swapi", url: "u\(index)", status: Int.random(in: 200...299, using: &random),
+                                       body: Data((0..<Int.random(in: 0...16, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }),
+                                       contentType: text(&random), etag: text(&random), lastModified: text(&random), cacheControl: text(&random),
+                                       fetchedAt: fetchedAt)
+                try cache.store(entry)
+                try records.write { db in try entry.upsert(db) }
+            }
+            if Bool.random(using: &random) {
+                let now = Date(timeIntervalSince1970: Double.random(in: 0..<253_400_000_000, using: &random))
+                let (etag, lastModified, cacheControl) = (text(&random), text(&random), text(&random))
+                let confirmed = try cache.markRevalidated(key: "k\(index)", at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+                let updated = try records.write { db -> CacheEntry? in
+                    guard var entry = try CacheEntry.fetchOne(db, key: "k\(index)") else { return nil }
+                    entry.fetchedAt = now
+                    entry.lastUsedAt = now
+                    entry.etag = etag ?? entry.etag
+                    entry.lastModified = lastModified ?? entry.lastModified
+                    entry.cacheControl = cacheControl ?? entry.cacheControl
+                    try entry.update(db)
+                    return entry
+                }
+                #expect(confirmed == updated, "seed \(seed)")
+            }
+        }
+
+        // Then both files hold the same rows, value for value and type for type
+        let sql = "SELECT * FROM response ORDER BY key"
+        let ours = try cache.writer.read { db in try Row.fetchAll(db, sql: sql) }
+        let theirs = try records.read { db in try Row.fetchAll(db, sql: sql) }
+        #expect(ours == theirs, "seed \(seed)")
+        #expect(ours.count == 100)
+        try records.close()
+        cache.close()
+    }
 }

@@ -116,6 +116,16 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
         return nil
     }
 
+    /// Marks the entry as confirmed unchanged at `now` by a `304`, taking the validators and
+    /// `Cache-Control` it sent, when it sent them.
+    mutating func confirm(at now: Date, etag: String?, lastModified: String?, cacheControl: String?) {
+        fetchedAt = now
+        lastUsedAt = now
+        self.etag = etag ?? self.etag
+        self.lastModified = lastModified ?? self.lastModified
+        self.cacheControl = cacheControl ?? self.cacheControl
+    }
+
     /// Whether a revalidation can be asked for: the server gave a validator.
     public var canRevalidate: Bool { etag != nil || lastModified != nil }
 
