@@ -55,6 +55,54 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.bodySize = body.count
     }
 
+    /// The entry `row` holds (a row of `SELECT *`) when each column holds what reader stores in
+    /// it: text, whole numbers, a blob, dates in GRDB's shape (``StoredDate``); nil for anything
+    /// else, which the Codable decoding reads (or reports) as it always has. The same entry as
+    /// that decoding, without its generic machinery, on every cached read.
+    init?(storedRow row: Row) {
+        var key, service, url: String?
+        var status, bodySize: Int64?
+        var body: Data?
+        var optionals: [String?] = [nil, nil, nil, nil]
+        var fetchedAt, lastUsedAt: Date?
+        var seen = 0
+        for (column, value) in row {
+            switch (column, value.storage) {
+            case ("key", .string(let text)): key = text
+            case ("api", .string(let text)): service = text
+            case ("url", .string(let text)): url = text
+            case ("status", .int64(let number)): status = number
+            case ("bodySize", .int64(let number)): bodySize = number
+            case ("body", .blob(let data)): body = data
+            case ("fetchedAt", .string(let text)): fetchedAt = StoredDate.date(text)
+            case ("lastUsedAt", .string(let text)): lastUsedAt = StoredDate.date(text)
+            case ("contentType", _), ("etag", _), ("lastModified", _), ("cacheControl", _):
+                let index = ["contentType", "etag", "lastModified", "cacheControl"].firstIndex(of: column) ?? 0
+                switch value.storage {
+                case .null: optionals[index] = nil
+                case .string(let text): optionals[index] = text
+                default: return nil
+                }
+            default: continue
+            }
+            seen += 1
+        }
+        guard seen == 12, let key, let service = service.flatMap(ServiceName.init(rawValue:)), let url, let status, let status = Int(exactly: status),
+              let bodySize, let bodySize = Int(exactly: bodySize), let body, let fetchedAt, let lastUsedAt else { return nil }
+        self.key = key
+        self.service = service
+        self.url = url
+        self.status = status
+        self.body = body
+        self.contentType = optionals[0]
+        self.etag = optionals[1]
+        self.lastModified = optionals[2]
+        self.cacheControl = optionals[3]
+        self.fetchedAt = fetchedAt
+        self.lastUsedAt = lastUsedAt
+        self.bodySize = bodySize
+    }
+
     /// Why this entry, read back from the file, cannot be right; nil when it can. The file is
     /// outside reader's control (another program, a damaged disk): an entry whose instants no
     /// calendar shows, whose size is not its body's, or whose status was never stored is dropped
@@ -66,6 +114,16 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
         if !(200...299).contains(status) { return "status \(status) is not a stored answer's" }
         if key.isEmpty { return "the key is empty" }
         return nil
+    }
+
+    /// Marks the entry as confirmed unchanged at `now` by a `304`, taking the validators and
+    /// `Cache-Control` it sent, when it sent them.
+    mutating func confirm(at now: Date, etag: String?, lastModified: String?, cacheControl: String?) {
+        fetchedAt = now
+        lastUsedAt = now
+        self.etag = etag ?? self.etag
+        self.lastModified = lastModified ?? self.lastModified
+        self.cacheControl = cacheControl ?? self.cacheControl
     }
 
     /// Whether a revalidation can be asked for: the server gave a validator.

@@ -13,14 +13,21 @@ enum CacheEntryTable {
     /// - Throws: ``CacheFailure/Reason/damagedEntry`` when the row does not read as an entry or
     ///   cannot be right (``CacheEntry/damage``).
     static func entry(forKey key: String, path: String, _ db: Database) throws -> CacheEntry? {
-        guard let row = try Row.fetchOne(db, CacheEntry.filter(key: key)) else { return nil }
+        // The SQL `CacheEntry.filter(key:)` makes, through a cached statement: the query interface
+        // would look the primary key up in the schema and write the SQL again on every read.
+        let statement = try db.cachedStatement(sql: "SELECT * FROM response WHERE key = ? LIMIT 1")
+        guard let row = try Row.fetchOne(statement, arguments: [key]) else { return nil }
         let entry: CacheEntry
-        do { entry = try CacheEntry(row: row) } catch {
-            // GRDB's own text quotes the row: say which column, never what it holds.
-            let text = "\(error)"
-            let column = ["api", "key", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl", "fetchedAt",
-                          "lastUsedAt", "bodySize"].first { text.contains("column: \"\($0)\"") }
-            throw CacheFailure(.damagedEntry, path: path, detail: "the entry holds a value no entry can have" + (column.map { " (its \($0) column)" } ?? ""))
+        if let stored = CacheEntry(storedRow: row) {
+            entry = stored
+        } else {
+            do { entry = try CacheEntry(row: row) } catch {
+                // GRDB's own text quotes the row: say which column, never what it holds.
+                let text = "\(error)"
+                let column = ["api", "key", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl", "fetchedAt",
+                              "lastUsedAt", "bodySize"].first { text.contains("column: \"\($0)\"") }
+                throw CacheFailure(.damagedEntry, path: path, detail: "the entry holds a value no entry can have" + (column.map { " (its \($0) column)" } ?? ""))
+            }
         }
         if let damage = entry.damage { throw CacheFailure(.damagedEntry, path: path, detail: damage) }
         return entry
@@ -30,7 +37,18 @@ enum CacheEntryTable {
     /// entries until the bodies fit in `sizeLimit` bytes.
     /// - Returns: how many other entries were evicted.
     static func store(_ entry: CacheEntry, sizeLimit: Int?, _ db: Database) throws -> Int {
-        try entry.upsert(db)
+        // The SQL `entry.upsert(db)` makes (every column but the key overwritten on a conflict),
+        // through a cached statement, with the values its encoding gives and dates as GRDB writes them.
+        try db.cachedStatement(sql: """
+            INSERT INTO response (key, api, url, status, body, contentType, etag, lastModified, cacheControl, fetchedAt, lastUsedAt, bodySize)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO UPDATE SET api = excluded.api, url = excluded.url, status = excluded.status, body = excluded.body,
+                contentType = excluded.contentType, etag = excluded.etag, lastModified = excluded.lastModified,
+                cacheControl = excluded.cacheControl, fetchedAt = excluded.fetchedAt, lastUsedAt = excluded.lastUsedAt,
+                bodySize = excluded.bodySize
+            """).execute(arguments: [entry.key, entry.service.rawValue, entry.url, entry.status, entry.body, entry.contentType, entry.etag,
+                                     entry.lastModified, entry.cacheControl, StoredDate.databaseValue(entry.fetchedAt),
+                                     StoredDate.databaseValue(entry.lastUsedAt), entry.bodySize])
         guard let sizeLimit else { return 0 }
         return try evict(toFit: sizeLimit, keeping: entry.key, db)
     }
@@ -55,7 +73,9 @@ enum CacheEntryTable {
 
     /// Marks the entry under `key` as just used, for the least-recently-used eviction.
     static func markUsed(key: String, at now: Date, _ db: Database) throws {
-        try CacheEntry.filter(key: key).updateAll(db, CacheEntry.Columns.lastUsedAt.set(to: now))
+        // The SQL `updateAll` makes, through a cached statement, with the date as GRDB writes it.
+        try db.cachedStatement(sql: "UPDATE response SET lastUsedAt = ? WHERE key = ?")
+            .execute(arguments: [StoredDate.databaseValue(now), key])
     }
 
     /// Marks the entry under `key` as confirmed unchanged at `now`, taking the validators and
@@ -63,13 +83,20 @@ enum CacheEntryTable {
     /// - Returns: the updated entry, or nil when there is none.
     static func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?, cacheControl: String?,
                                 _ db: Database) throws -> CacheEntry? {
-        guard var entry = try CacheEntry.fetchOne(db, key: key) else { return nil }
-        entry.fetchedAt = now
-        entry.lastUsedAt = now
-        entry.etag = etag ?? entry.etag
-        entry.lastModified = lastModified ?? entry.lastModified
-        entry.cacheControl = cacheControl ?? entry.cacheControl
-        try entry.update(db)
+        let statement = try db.cachedStatement(sql: "SELECT * FROM response WHERE key = ? LIMIT 1")
+        guard let row = try Row.fetchOne(statement, arguments: [key]) else { return nil }
+        guard var entry = CacheEntry(storedRow: row) else {
+            // A row of another shape: GRDB's decoding reads it (or fails) and its update writes it back, as always.
+            guard var entry = try CacheEntry.fetchOne(db, key: key) else { return nil }
+            entry.confirm(at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+            try entry.update(db)
+            return entry
+        }
+        entry.confirm(at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+        // The other columns hold what `entry.update(db)` would write back into them: only these change.
+        try db.cachedStatement(sql: "UPDATE response SET fetchedAt = ?, lastUsedAt = ?, etag = ?, lastModified = ?, cacheControl = ? WHERE key = ?")
+            .execute(arguments: [StoredDate.databaseValue(entry.fetchedAt), StoredDate.databaseValue(entry.lastUsedAt), entry.etag,
+                                 entry.lastModified, entry.cacheControl, key])
         return entry
     }
 

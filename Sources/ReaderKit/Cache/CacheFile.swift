@@ -52,10 +52,11 @@ enum CacheFile {
             keepPrivate(path)
             let pool = try DatabasePool(path: path, configuration: configuration)
             if !isReaders { try CacheSchema.claim(pool) }
-            let isCurrent = try pool.read { db in
-                // inspect(_:) has refused a newer reader's file already, unless it was skipped.
-                if isReaders { try CacheSchema.refuseIfSuperseded(db, path: path) }
-                return try CacheSchema.isCurrent(db)
+            // On the writer, which the pool has opened already: a reader connection would cost a
+            // second connection (its setup, its schema look-ups) for one query. inspect(_:) has
+            // refused a newer reader's file already, unless it was skipped.
+            let isCurrent = try pool.writeWithoutTransaction { db in
+                try CacheSchema.isCurrent(db, path: path, refusingSuperseded: isReaders)
             }
             if !isCurrent { try CacheSchema.migrate(pool) }
             return Admitted(writer: pool, isReadOnly: false, migrated: !isCurrent)

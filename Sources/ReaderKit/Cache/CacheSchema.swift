@@ -79,6 +79,33 @@ enum CacheSchema {
         try migrator.hasCompletedMigrations(db)
     }
 
+    /// The migrations this reader knows, by identifier.
+    private static let knownMigrations = Set(migrator.migrations)
+
+    /// As ``isCurrent(_:)``, refusing first a newer reader's file when `refusingSuperseded`
+    /// (``refuseIfSuperseded(_:path:)``), in one look at the migrations table through a cached
+    /// statement. A table that cannot be read so (missing, or holding other than text) is judged
+    /// by the migrator itself, as before.
+    static func isCurrent(_ db: Database, path: String, refusingSuperseded: Bool) throws -> Bool {
+        guard let applied = try? appliedMigrations(db) else {
+            if refusingSuperseded { try refuseIfSuperseded(db, path: path) }
+            return try isCurrent(db)
+        }
+        // The migrator's own words for a newer reader's file.
+        if refusingSuperseded, !applied.isSubset(of: knownMigrations) { try refuseIfSuperseded(db, path: path) }
+        return knownMigrations.isSubset(of: applied)
+    }
+
+    /// The identifiers in the migrations table, when each is text; nil otherwise.
+    private static func appliedMigrations(_ db: Database) throws -> Set<String>? {
+        var applied = Set<String>()
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations")) {
+            guard let value = row.databaseValues.first, case .string(let identifier) = value.storage else { return nil }
+            applied.insert(identifier)
+        }
+        return applied
+    }
+
     /// Refuses a file a newer reader has migrated: its schema is not one this reader knows.
     static func refuseIfSuperseded(_ db: Database, path: String) throws {
         if try migrator.hasBeenSuperseded(db) {

@@ -67,12 +67,12 @@ public struct ResponseCache: Sendable {
     /// - Throws: ``CacheFailure/Reason/damagedEntry`` when the row does not read as an entry or
     ///   cannot be right (``CacheEntry/damage``): the caller drops it; other failures as classified.
     public func entry(forKey key: String) throws(CacheFailure) -> CacheEntry? {
-        try perform(.read { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
+        try perform(.readOnWriter { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
     }
 
     /// As ``entry(forKey:)``, waiting on GRDB's queue rather than blocking.
     func entry(forKey key: String) async throws(CacheFailure) -> CacheEntry? {
-        try await perform(.read { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
+        try await perform(.readOnWriter { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
     }
 
     /// Stores `entry`, replacing any entry with the same key, then evicts the least recently used
@@ -286,7 +286,19 @@ public struct ResponseCache: Sendable {
     /// One piece of work on the file, written once and run either way: blocking the caller, or
     /// waiting on GRDB's queue.
     private struct Work<T: Sendable>: Sendable {
-        var writes: Bool
+        /// Which connection runs it, and how.
+        enum Access {
+            /// A reader connection (a pool opens one on first use), in a read-only transaction.
+            case read
+            /// The writer connection, outside a transaction: a look-up that a load follows with a
+            /// write anyway (a hit records its use), so that a cached read opens no second
+            /// connection. It waits behind this process's writes, as the load's own write would.
+            case readOnWriter
+            /// The writer connection, in a transaction.
+            case write
+        }
+
+        var access: Access
         /// Whether a read-only file refuses it before SQLite is asked (with reader's own words).
         var checksWritable: Bool
         /// Whether it changes what the cache holds, so that ``finishWrites()`` checkpoints.
@@ -294,25 +306,41 @@ public struct ResponseCache: Sendable {
         var body: @Sendable (Database) throws -> T
 
         static func read(_ body: @escaping @Sendable (Database) throws -> T) -> Work {
-            Work(writes: false, checksWritable: false, changesContent: false, body: body)
+            Work(access: .read, checksWritable: false, changesContent: false, body: body)
+        }
+
+        static func readOnWriter(_ body: @escaping @Sendable (Database) throws -> T) -> Work {
+            Work(access: .readOnWriter, checksWritable: false, changesContent: false, body: body)
         }
 
         static func write(checkingWritable: Bool = true, changingContent: Bool = false,
                           _ body: @escaping @Sendable (Database) throws -> T) -> Work {
-            Work(writes: true, checksWritable: checkingWritable, changesContent: changingContent, body: body)
+            Work(access: .write, checksWritable: checkingWritable, changesContent: changingContent, body: body)
         }
     }
 
     private func perform<T>(_ work: Work<T>) throws(CacheFailure) -> T {
         if work.checksWritable { try checkWritable() }
         if work.changesContent { contentChanged.set() }
-        return try run { work.writes ? try writer.write(work.body) : try writer.read(work.body) }
+        return try run {
+            switch work.access {
+            case .read: try writer.read(work.body)
+            case .readOnWriter: try writer.writeWithoutTransaction(work.body)
+            case .write: try writer.write(work.body)
+            }
+        }
     }
 
     private func perform<T>(_ work: Work<T>) async throws(CacheFailure) -> T {
         if work.checksWritable { try checkWritable() }
         if work.changesContent { contentChanged.set() }
-        return try await run { work.writes ? try await writer.write(work.body) : try await writer.read(work.body) }
+        return try await run {
+            switch work.access {
+            case .read: try await writer.read(work.body)
+            case .readOnWriter: try await writer.writeWithoutTransaction(work.body)
+            case .write: try await writer.write(work.body)
+            }
+        }
     }
 
     private func checkWritable() throws(CacheFailure) {

@@ -13,12 +13,12 @@ enum ServiceStateTables {
         let column = switch use { case .hit: "hits"; case .miss: "misses"; case .revalidation: "revalidations" }
         // A counter another program left as text, a negative or near Int64.max (where SQLite
         // would turn the sum into a float) starts again from one.
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO usage (api, \(column)) VALUES (?, 1)
             ON CONFLICT(api) DO UPDATE SET \(column) =
                 CASE WHEN typeof(\(column)) = 'integer' AND \(column) BETWEEN 0 AND 999999999999999 THEN \(column) + 1
                      ELSE 1 END
-            """, arguments: [service.rawValue])
+            """).execute(arguments: [service.rawValue])
     }
 
     /// Adds each service's counters to `statistics`; rows whose service is not text are skipped.
