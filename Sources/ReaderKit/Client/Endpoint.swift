@@ -46,16 +46,32 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
     /// A path as it is sent: characters a URL cannot hold are percent-encoded, `/` and what a
     /// path may hold are kept, so `films/1/` and `r/swift/hot.json` are sent as written.
     static func encodePath(_ path: Substring) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~/!$&'()*+,;=:@%")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        percentEncoded(path, keeping: "-._~/!$&'()*+,;=:@%")
     }
 
     /// Encodes everything but RFC 3986's unreserved characters, so `+`, `&` and `=` in a search
     /// reach the server as themselves.
     public static func percentEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        percentEncoded(text, keeping: "-._~")
+    }
+
+    /// `text` with each UTF-8 byte percent-encoded (`%2F`, upper-case hex), except ASCII letters,
+    /// digits and the ASCII characters of `kept`: what `addingPercentEncoding(withAllowedCharacters:)`
+    /// gives for that set, without building a `CharacterSet` for every request.
+    private static func percentEncoded(_ text: some StringProtocol, keeping kept: StaticString) -> String {
+        let keptBytes = UnsafeBufferPointer(start: kept.utf8Start, count: kept.utf8CodeUnitCount)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            let isLetterOrDigit = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            if isLetterOrDigit || keptBytes.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
