@@ -84,43 +84,40 @@ extension ReaderClient {
     }
 
     /// Loads `endpoints` concurrently and hands each result to `body` in the order given, one at
-    /// a time, through a sliding window: at most ``Configuration/maximumConcurrentRequests`` are
-    /// started and not yet handed over, so that endpoint `k + width` starts only once endpoint
-    /// `k`'s result has been handed over. Loads in flight and finished ones waiting for their
-    /// turn are never more than the window, whatever the number of endpoints: memory holds a few
-    /// bodies, not all of them. Progress counts loads as they finish, on top of `base`.
+    /// a time, through a sliding window (``OrderedWindow``): at most
+    /// ``Configuration/maximumConcurrentRequests`` are started and not yet handed over, so that
+    /// endpoint `k + width` starts only once endpoint `k`'s result has been handed over. Loads in
+    /// flight and finished ones waiting for their turn are never more than the window, whatever
+    /// the number of endpoints: memory holds a few bodies, not all of them. Progress counts loads
+    /// as they finish, on top of `base`.
     /// - Parameter body: returns false to stop: nothing more is started, and the loads in flight
     ///   are cancelled and their results dropped.
     func loadInOrder<Value>(_ endpoints: [Endpoint<Value>], options: LoadOptions, progress: ProgressHandler?,
                             counting base: LoadProgress,
                             _ body: (Result<Loaded<Value>, LoadFailure>) async -> Bool) async {
-        let width = configuration.maximumConcurrentRequests
+        var window = OrderedWindow<Result<Loaded<Value>, LoadFailure>>(count: endpoints.count, width: configuration.maximumConcurrentRequests)
         await withTaskGroup(of: (Int, Result<Loaded<Value>, LoadFailure>).self) { group in
-            var next = 0
-            func start() {
-                let index = next
-                let endpoint = endpoints[index]
-                next += 1
-                group.addTask {
-                    do throws(LoadFailure) { return (index, .success(try await self.load(endpoint, options: options))) }
-                    catch { return (index, .failure(error)) }
+            func startWhatFits() {
+                while let index = window.nextToStart() {
+                    let endpoint = endpoints[index]
+                    group.addTask {
+                        do throws(LoadFailure) { return (index, .success(try await self.load(endpoint, options: options))) }
+                        catch { return (index, .failure(error)) }
+                    }
                 }
             }
-            while next < min(width, endpoints.count) { start() }
-            var finished: [Int: Result<Loaded<Value>, LoadFailure>] = [:]
-            var handedOver = 0
+            startWhatFits()
             var done = 0
             for await (index, result) in group {
                 done += 1
                 progress?(LoadProgress(completed: base.completed + done, total: base.total))
-                finished[index] = result
-                while let ready = finished.removeValue(forKey: handedOver) {
-                    handedOver += 1
+                window.finish(index, with: result)
+                while let ready = window.nextToHandOver() {
                     guard await body(ready) else {
                         group.cancelAll()
                         return
                     }
-                    if next < endpoints.count { start() }
+                    startWhatFits()
                 }
             }
         }

@@ -1,31 +1,34 @@
 import Foundation
-import TestSupport
 
-/// SWAPI's people collection made large, for the memory benchmarks: `pages` pages of about 1 MB
-/// in SWAPI's real shape (`count` = 10 × pages, ten results a page, `next` and `previous` as SWAPI
-/// writes them, `search`), each person the recorded people with its own name, id and URL and a
-/// `films` list long enough to weigh about 100 KB: a field the models read, so that the decoded
-/// values grow with the pages as the bodies do. Each person alone (`/api/people/ID/`, what a sync
-/// reads) has a list of about 10 KB, so that a sync of a hundred pages (a thousand people) stays a
-/// matter of seconds.
+/// SWAPI's people collection made large, for the memory benchmarks and the tests of reading it
+/// page by page: `pages` pages (of about 1 MB by default) in SWAPI's real shape (`count` = 10 ×
+/// pages, ten results a page, `next` and `previous` as SWAPI writes them, `search`), each person
+/// one of the recorded people with its own name, id and URL and a `films` list long enough to
+/// weigh about 100 KB (3,200 links): a field the models read, so that the decoded values grow with
+/// the pages as the bodies do. Each person alone (`/api/people/ID/`, what a sync reads) has a
+/// tenth of that list, so that a sync of a hundred pages (a thousand people) stays a matter of
+/// seconds.
 ///
 /// Bodies are made when asked for, never held: the server's own memory stays small.
-struct PaddedPeople: Sendable {
+public struct PaddedPeople: Sendable {
     /// How many people a page lists, as SWAPI's pages do.
-    static let pageSize = 10
-    /// How many film links a person lists: about 100 KB on a page, about 10 KB alone.
-    static let filmsOnAPage = 3_200
-    static let filmsAlone = 320
+    public static let pageSize = 10
 
-    let pages: Int
+    /// How many pages the collection has.
+    public let pages: Int
     /// The recorded people, each with its JSON.
     private let templates: [(name: String, json: Data)]
     private let filmsListOnAPage: [UInt8]
     private let filmsListAlone: [UInt8]
 
-    var count: Int { pages * Self.pageSize }
+    /// How many people the collection holds (`count`): ids run from 1 to this.
+    public var count: Int { pages * Self.pageSize }
 
-    init(pages: Int) {
+    /// - Parameters:
+    ///   - pages: how many pages the collection has.
+    ///   - filmsOnAPage: how many film links each person lists on a page: 3,200 weigh about 100 KB.
+    ///   - filmsAlone: how many film links a person lists alone (`/api/people/ID/`).
+    public init(pages: Int, filmsOnAPage: Int = 3_200, filmsAlone: Int = 320) {
         self.pages = pages
         let page = (try? JSONSerialization.jsonObject(with: Data(Fixtures.bytes("swapi/people_page1.json")))) as? [String: Any]
         let recorded = page?["results"] as? [[String: Any]] ?? []
@@ -33,8 +36,8 @@ struct PaddedPeople: Sendable {
         func films(_ count: Int) -> [UInt8] {
             Array(("[" + (0..<count).map { "\"https://swapi.dev/api/films/\($0 % 6 + 1)/\"" }.joined(separator: ",") + "]").utf8)
         }
-        filmsListOnAPage = films(Self.filmsOnAPage)
-        filmsListAlone = films(Self.filmsAlone)
+        filmsListOnAPage = films(max(0, filmsOnAPage))
+        filmsListAlone = films(max(0, filmsAlone))
     }
 
     /// The name of person `id` (ids run from 1 to ``count``): the recorded names first, then
@@ -62,7 +65,7 @@ struct PaddedPeople: Sendable {
     }
 
     /// Answers `/api/people/` (a page, or a search) and `/api/people/ID/`; nil for anything else.
-    func reply(to request: TestServer.Request) -> TestServer.Reply? {
+    public func reply(to request: TestServer.Request) -> TestServer.Reply? {
         let parts = request.path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts[0] == "api", parts[1] == "people" else { return nil }
         if parts.count == 3 {
@@ -79,9 +82,18 @@ struct PaddedPeople: Sendable {
             searchQuery = "search=\(search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&"
             searchTag = "-" + String(needle.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
         }
-        guard let page = Int(request.query["page"] ?? "1") else { return Self.notFound }
+        guard let page = Int(request.query["page"] ?? "1"), let body = pageBody(page, of: ids, searchQuery: searchQuery) else { return Self.notFound }
+        return answer(body, etag: "people-\(pages)-\(page)\(searchTag)", to: request)
+    }
+
+    /// The body of page `number` of the whole collection, as the server sends it; nil past the end.
+    public func body(ofPage number: Int) -> [UInt8]? {
+        pageBody(number, of: Array(1...max(1, count)), searchQuery: "")
+    }
+
+    private func pageBody(_ page: Int, of ids: [Int], searchQuery: String) -> [UInt8]? {
         let pageCount = max(1, (ids.count + Self.pageSize - 1) / Self.pageSize)
-        guard page >= 1, page <= pageCount else { return Self.notFound }
+        guard page >= 1, page <= pageCount else { return nil }
         func link(_ number: Int) -> String { "\"https://swapi.dev/api/people/?\(searchQuery)page=\(number)\"" }
         var body = Array("{\"count\": \(ids.count), \"next\": \(page < pageCount ? link(page + 1) : "null"), ".utf8)
         body += "\"previous\": \(page > 1 ? link(page - 1) : "null"), \"results\": [".utf8
@@ -90,7 +102,7 @@ struct PaddedPeople: Sendable {
             body += person(id, films: filmsListOnAPage)
         }
         body += "]}".utf8
-        return answer(body, etag: "people-\(pages)-\(page)\(searchTag)", to: request)
+        return body
     }
 
     private static var notFound: TestServer.Reply {
