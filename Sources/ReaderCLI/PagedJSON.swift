@@ -20,12 +20,17 @@ final class PagedJSON {
     /// as it always was: a page that fails to load, whichever, is told before it.
     private var unreadable: ReaderError?
 
-    /// - Parameter memoryLimit: how many bytes of items are kept in memory before they go to a
-    ///   temporary file (``ItemSpool``).
-    init(memoryLimit: Int = ItemSpool.defaultMemoryLimit, items: @escaping Items) {
-        spool = ItemSpool(memoryLimit: memoryLimit)
+    /// - Parameters:
+    ///   - memoryLimit: how many bytes of items are kept in memory before they go to a temporary
+    ///     file (``ItemSpool``).
+    ///   - chunkSize: how many bytes are read back from the file and written at a time.
+    init(memoryLimit: Int = ItemSpool.defaultMemoryLimit, chunkSize: Int = ItemSpool.defaultChunkSize, items: @escaping Items) {
+        spool = ItemSpool(memoryLimit: memoryLimit, chunkSize: chunkSize)
         self.items = items
     }
+
+    /// Whether the items went to the temporary file.
+    var isSpilled: Bool { spool.isSpilled }
 
     /// Takes one page, in order: its items serialised, its body let go.
     /// - Throws: ``ReaderError/output(_:)`` (`O1002`) when the temporary file cannot be written.
@@ -75,10 +80,11 @@ final class PagedJSON {
 final class ItemSpool {
     /// A few megabytes: a page or two of a large collection; every ordinary `--all` stays in memory.
     static let defaultMemoryLimit = 4 << 20
-    /// How much is read back from the file at a time.
-    static let chunkSize = 1 << 20
+    /// How much is read back from the file at a time: a megabyte.
+    static let defaultChunkSize = 1 << 20
 
     let memoryLimit: Int
+    let chunkSize: Int
     private var buffer: [UInt8] = []
     private var file: UnsafeMutablePointer<FILE>?
     /// Whether nothing has been appended.
@@ -86,8 +92,9 @@ final class ItemSpool {
     /// Whether the bytes went to the temporary file.
     var isSpilled: Bool { file != nil }
 
-    init(memoryLimit: Int = ItemSpool.defaultMemoryLimit) {
+    init(memoryLimit: Int = ItemSpool.defaultMemoryLimit, chunkSize: Int = ItemSpool.defaultChunkSize) {
         self.memoryLimit = max(0, memoryLimit)
+        self.chunkSize = max(1, chunkSize)
     }
 
     deinit {
@@ -114,7 +121,7 @@ final class ItemSpool {
     }
 
     /// Hands `head`, the bytes appended, and `tail` to `write`: in one piece when they were kept in
-    /// memory, else in chunks of at most ``chunkSize`` read back from the file.
+    /// memory, else in chunks of at most `chunkSize` read back from the file.
     /// - Throws: what `write` throws; ``ReaderError/output(_:)`` (`O1002`) when the file cannot be
     ///   read back.
     func drain(head: [UInt8], tail: [UInt8], into write: ([UInt8]) throws(ReaderError) -> Void) throws(ReaderError) {
@@ -122,7 +129,7 @@ final class ItemSpool {
         errno = 0
         guard fflush(file) == 0, fseeko(file, 0, SEEK_SET) == 0 else { throw Self.failure() }
         try write(head)
-        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if read > 0 { try write(Array(chunk[..<read])) }

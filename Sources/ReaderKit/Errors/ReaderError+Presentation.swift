@@ -184,8 +184,11 @@ extension ReaderError {
         case .authentication(let failure):
             return [.checkCredentials(installedApp: failure.installedApp)]
         case .output(let failure) where failure.destination == .temporaryFile:
-            return [.plain(failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
-                ? "free some space in the temporary folder (/tmp), or read fewer pages" : "make the temporary folder (/tmp) writable")]
+            switch failure.errorNumber {
+            case ENOSPC, EDQUOT: return [.plain("free some space in the temporary folder (/tmp), or read fewer pages")]
+            case EFBIG: return [.plain("the system's file size limit (ulimit -f) is below what it needs: raise it, or read fewer pages")]
+            default: return [.plain("make the temporary folder (/tmp) writable, or read fewer pages")]
+            }
         case .output(let failure):
             return [.plain(failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
                 ? "free some space, or send the output elsewhere" : "send the output somewhere it can be written")]
