@@ -42,37 +42,8 @@ extension ReaderClient {
         _ type: Resource.Type, search: String? = nil, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil,
         _ body: (Loaded<SWAPIPage<Resource>>) async throws(LoadFailure) -> Void
     ) async throws(LoadFailure) {
-        let endpoints: (ClosedRange<Int>) throws(ReaderError) -> [Endpoint<SWAPIPage<Resource>>] = { (pages) throws(ReaderError) in
-            try pages.map { (page) throws(ReaderError) in try SWAPI.list(Resource.self, page: page, search: search) }
-        }
-        let first: Loaded<SWAPIPage<Resource>>
-        do throws(LoadFailure) {
-            let endpoint: Endpoint<SWAPIPage<Resource>>
-            do { endpoint = try endpoints(1...1)[0] } catch { throw LoadFailure(error: error, decision: .alert) }
-            first = try await load(endpoint, options: options)
-        } catch {
-            progress?(LoadProgress(completed: 1, total: 1))
-            // Offline, a search never made is answered from the cached collection, all at once.
-            guard let local = await cachedSearchAnswer(Resource.self, after: error, search: search, options: options,
-                                                       page: 1, pageSize: nil) else { throw error }
-            try await body(local)
-            return
-        }
-        var counted = LoadProgress(completed: 1, total: 1)
-        guard SWAPI.pageCount(of: first.value) > 1, let rest = try? endpoints(2...SWAPI.pageCount(of: first.value)) else {
-            progress?(counted)
-            try await body(first)
-            return
-        }
-        counted.total += rest.count
-        progress?(counted)
-        let announced = first.value.count, read = (rest.count + 1) * first.value.results.count
-        if announced > read {
-            // The cap keeps a lying count from costing millions of requests; a true one is said.
-            await notices.post(Notice(kind: .partial, code: ErrorCode(.request, 1005), message:
-                "the collection says it holds \(announced); reader reads at most \(SWAPI.maximumPages) pages, so only the first \(read) were read"))
-        }
-        try await body(first)
+        guard let (rest, counted) = try await handOverFirstPage(Resource.self, search: search, options: options,
+                                                                progress: progress, body) else { return }
         var failure: LoadFailure?
         await loadInOrder(rest, options: options, progress: progress, counting: counted) { outcome in
             // After a failure, the pages still announced are loaded (and cached) but not handed over.
@@ -92,6 +63,47 @@ extension ReaderClient {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Loads the first page of a collection (or search) and hands it to `body`, then lets it go.
+    /// - Returns: the endpoints of the pages it announces after itself, with the progress counted
+    ///   so far; nil when there are none.
+    private func handOverFirstPage<Resource: SWAPIResource>(
+        _ type: Resource.Type, search: String?, options: LoadOptions, progress: ProgressHandler?,
+        _ body: (Loaded<SWAPIPage<Resource>>) async throws(LoadFailure) -> Void
+    ) async throws(LoadFailure) -> (rest: [Endpoint<SWAPIPage<Resource>>], counted: LoadProgress)? {
+        let endpoints: (ClosedRange<Int>) throws(ReaderError) -> [Endpoint<SWAPIPage<Resource>>] = { (pages) throws(ReaderError) in
+            try pages.map { (page) throws(ReaderError) in try SWAPI.list(Resource.self, page: page, search: search) }
+        }
+        let first: Loaded<SWAPIPage<Resource>>
+        do throws(LoadFailure) {
+            let endpoint: Endpoint<SWAPIPage<Resource>>
+            do { endpoint = try endpoints(1...1)[0] } catch { throw LoadFailure(error: error, decision: .alert) }
+            first = try await load(endpoint, options: options)
+        } catch {
+            progress?(LoadProgress(completed: 1, total: 1))
+            // Offline, a search never made is answered from the cached collection, all at once.
+            guard let local = await cachedSearchAnswer(Resource.self, after: error, search: search, options: options,
+                                                       page: 1, pageSize: nil) else { throw error }
+            try await body(local)
+            return nil
+        }
+        var counted = LoadProgress(completed: 1, total: 1)
+        guard SWAPI.pageCount(of: first.value) > 1, let rest = try? endpoints(2...SWAPI.pageCount(of: first.value)) else {
+            progress?(counted)
+            try await body(first)
+            return nil
+        }
+        counted.total += rest.count
+        progress?(counted)
+        let announced = first.value.count, read = (rest.count + 1) * first.value.results.count
+        if announced > read {
+            // The cap keeps a lying count from costing millions of requests; a true one is said.
+            await notices.post(Notice(kind: .partial, code: ErrorCode(.request, 1005), message:
+                "the collection says it holds \(announced); reader reads at most \(SWAPI.maximumPages) pages, so only the first \(read) were read"))
+        }
+        try await body(first)
+        return (rest, counted)
     }
 
     /// The names of linked SWAPI resources (a film's characters, a person's homeworld…), loaded
