@@ -160,9 +160,10 @@ extension SWAPICommand {
                 pages += 1
             }
         }
-        let footer = "\(rows.count) in all, \(pages) \(pages == 1 ? "page" : "pages")"
-        try CommandRunner.writeTable(rows.isEmpty ? "nothing found" : Self.table(rows: rows).render(width: Terminal.outputWidth(), style: options.style),
-                                     footer: rows.isEmpty ? nil : footer, options: options)
+        // An empty result is said once, without a footer.
+        guard !rows.isEmpty else { return try CommandRunner.writeTable("nothing found", footer: nil, options: options) }
+        try CommandRunner.writeTable(Self.table(rows: rows).render(width: Terminal.outputWidth(), style: options.style),
+                                     footer: "\(rows.count) in all, \(pages) \(pages == 1 ? "page" : "pages")", options: options)
     }
 
     static func table(_ results: [Resource]) -> Table {
