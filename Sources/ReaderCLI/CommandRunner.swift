@@ -60,9 +60,7 @@ enum CommandRunner {
         let output = options.makeOutput()
         guard options.json else {
             let (table, footer) = render(pages.map(\.value))
-            try output.writeLine(table, to: .standardOutput)
-            // A footer is a message: wrapped to the terminal, never cut.
-            if let footer { try output.writeLine(Terminal.wrapMessage(footer, width: Terminal.errorWidth()), to: .standardError) }
+            try writeTable(table, footer: footer, options: options)
             return
         }
         var meta = LoadMetadata.combining(pages.map(\.metadata)).flatMap { try? JSONValue(encoding: $0) } ?? .null
@@ -92,6 +90,15 @@ enum CommandRunner {
         } else {
             try output.writeJSON(JSONValue.object(["items": .array(items), "meta": meta]), to: .standardOutput)
         }
+    }
+
+    /// Writes the human form: `table` to stdout, then `footer`, a message, to stderr.
+    /// - Throws: ``ReaderError/output(_:)`` when stdout cannot be written.
+    static func writeTable(_ table: String, footer: String?, options: GlobalOptions) throws(ReaderError) {
+        let output = options.makeOutput()
+        try output.writeLine(table, to: .standardOutput)
+        // A footer is a message: wrapped to the terminal, never cut.
+        if let footer { try output.writeLine(Terminal.wrapMessage(footer, width: Terminal.errorWidth()), to: .standardError) }
     }
 
     enum JSONShape {

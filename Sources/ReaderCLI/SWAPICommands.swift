@@ -130,30 +130,53 @@ extension SWAPICommand {
         return TerminalText.sanitise(parts.joined(separator: "/"), maxLength: 40)
     }
 
-    /// Every page of the list (or the search), as one table.
+    /// Every page of the list (or the search), as one table, or as one JSON object. The pages
+    /// come one at a time (``ReaderClient/forEachPage(_:search:options:progress:_:)``) and each
+    /// is let go once taken: the table keeps only its rows, `--json` only the items' bytes
+    /// (``PagedJSON``), so that memory does not grow with the pages. Nothing is written until
+    /// every page is in: a page that fails leaves stdout empty.
     private func showAllPages() async throws {
         let progress = ProgressLine("reading \(Resource.collection.rawValue)")
         let search = query.search
-        let pages = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+        if options.json {
+            let json = PagedJSON { raw in (raw["results"]?.arrayValue ?? [], ["count": raw["count"] ?? .null]) }
+            try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
+                defer { progress.finish() }
+                try await client.forEachPage(Resource.self, search: search, options: options.loadOptions,
+                                             progress: progress.handler) { (page) throws(LoadFailure) in
+                    do throws(ReaderError) { try json.add(page) } catch { throw LoadFailure(error: error, decision: .alert) }
+                }
+            }
+            try json.write(to: StandardOutput.write)
+            return
+        }
+        var rows: [[String]] = []
+        var pages = 0
+        try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
             defer { progress.finish() }
-            return try await client.loadAllPages(Resource.self, search: search, options: options.loadOptions,
-                                                 progress: progress.handler)
+            try await client.forEachPage(Resource.self, search: search, options: options.loadOptions,
+                                         progress: progress.handler) { page in
+                rows += page.value.results.map(Self.row)
+                pages += 1
+            }
         }
-        let style = options.style
-        try CommandRunner.write(pages, options: options, jsonItems: { raw in
-            .list(raw["results"]?.arrayValue ?? [], meta: ["count": raw["count"] ?? .null])
-        }) { lists in
-            let results = lists.flatMap { (page: SWAPIPage<Resource>) in page.results }
-            let table = Self.table(results)
-            let footer = "\(results.count) in all, \(lists.count) \(lists.count == 1 ? "page" : "pages")"
-            return (results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: style),
-                    results.isEmpty ? nil : footer)
-        }
+        // An empty result is said once, without a footer.
+        guard !rows.isEmpty else { return try CommandRunner.writeTable("nothing found", footer: nil, options: options) }
+        try CommandRunner.writeTable(Self.table(rows: rows).render(width: Terminal.outputWidth(), style: options.style),
+                                     footer: "\(rows.count) in all, \(pages) \(pages == 1 ? "page" : "pages")", options: options)
     }
 
     static func table(_ results: [Resource]) -> Table {
-        Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns,
-              rows: results.map { [$0.id.map(String.init) ?? "?"] + $0.row })
+        table(rows: results.map(row))
+    }
+
+    static func table(rows: [[String]]) -> Table {
+        Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns, rows: rows)
+    }
+
+    /// A resource's cells in the table: its id, then its own columns.
+    static func row(_ resource: Resource) -> [String] {
+        [resource.id.map(String.init) ?? "?"] + resource.row
     }
 }
 

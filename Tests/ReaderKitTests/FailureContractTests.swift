@@ -66,6 +66,7 @@ import ReaderKit
             "C1005": cache(.tooOld),
             "C1006": cache(.damagedEntry),
             "O1001": .output(OutputFailure(errorNumber: ENOSPC)),
+            "O1002": .output(OutputFailure(errorNumber: ENOSPC, destination: .temporaryFile)),
             "B1001": .bug("an invariant broke"),
         ]
     }()

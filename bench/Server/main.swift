@@ -4,25 +4,49 @@ import TestSupport
 
 // The benchmarks' server: the loopback server the tests use, holding the whole SWAPI data set
 // (every page and resource, real shape) and the recorded Reddit listings, with an optional delay
-// before each answer so that a bulk read shows what concurrency buys. It prints its port, then
-// serves until it is killed.
+// before each answer so that a bulk read shows what concurrency buys, and optionally a people
+// collection of N pages of about 1 MB each (``PaddedPeople``), for the memory benchmarks. It
+// prints its port, then serves until it is killed.
 //
-//     ReaderBenchServer [--delay-ms N]
+//     ReaderBenchServer [--delay-ms N] [--people-pages N]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let delayMilliseconds: Int64
-switch arguments.count {
-case 0: delayMilliseconds = 0
-case 2 where arguments[0] == "--delay-ms" && (Int64(arguments[1]) ?? -1) >= 0: delayMilliseconds = Int64(arguments[1])!
-default:
-    FileHandle.standardError.write(Data("usage: ReaderBenchServer [--delay-ms N]\n".utf8))
+/// The server's options, checked: a value that is no whole number in its range is refused with
+/// the usage, never trapped on.
+struct Options {
+    var delayMilliseconds: Int64 = 0
+    var peoplePages: Int?
+
+    static let usage = "usage: ReaderBenchServer [--delay-ms N (0…60000)] [--people-pages N (1…1000)]\n"
+
+    init?(_ arguments: [String]) {
+        var rest = arguments[...]
+        var seen = Set<String>()
+        while let name = rest.popFirst() {
+            guard seen.insert(name).inserted, let text = rest.popFirst() else { return nil }
+            switch name {
+            case "--delay-ms":
+                guard let value = Int64(text), (0...60_000).contains(value) else { return nil }
+                delayMilliseconds = value
+            case "--people-pages":
+                guard let value = Int(text), (1...1_000).contains(value) else { return nil }
+                peoplePages = value
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+guard let options = Options(Array(CommandLine.arguments.dropFirst())) else {
+    FileHandle.standardError.write(Data(Options.usage.utf8))
     exit(64)
 }
 
 let dataSet = SWAPIDataSet()
-let delay = TimeAmount.milliseconds(delayMilliseconds)
-let server = try await TestServer { [delayMilliseconds] request in
-    let reply = dataSet.reply(to: request) ?? Fixtures.route(request)
+let people = options.peoplePages.map { PaddedPeople(pages: $0) }
+let delay = TimeAmount.milliseconds(options.delayMilliseconds)
+let server = try await TestServer { [delayMilliseconds = options.delayMilliseconds] request in
+    let reply = people?.reply(to: request) ?? dataSet.reply(to: request) ?? Fixtures.route(request)
     return delayMilliseconds > 0 ? .delayed(delay, reply) : reply
 }
 FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))

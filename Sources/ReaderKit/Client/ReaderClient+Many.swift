@@ -49,8 +49,18 @@ extension ReaderClient {
     /// several batches count up as one piece of work.
     func loadConcurrently<Value>(_ endpoints: [Endpoint<Value>], options: LoadOptions, progress: ProgressHandler?,
                                  counting base: LoadProgress) async -> [Result<Loaded<Value>, LoadFailure>] {
-        let width = configuration.maximumConcurrentRequests
         var results = [Result<Loaded<Value>, LoadFailure>?](repeating: nil, count: endpoints.count)
+        await loadConcurrently(endpoints, options: options, progress: progress, counting: base) { index, result in results[index] = result }
+        return results.map { $0! }
+    }
+
+    /// Loads `endpoints` as ``loadConcurrently(_:options:progress:)`` does, handing each result to
+    /// `body` as it finishes (in the order they finish, with its index) and keeping none: work of
+    /// many requests that needs only a little of each (a sync counts outcomes) holds no body.
+    func loadConcurrently<Value>(_ endpoints: [Endpoint<Value>], options: LoadOptions, progress: ProgressHandler?,
+                                 counting base: LoadProgress,
+                                 each body: (_ index: Int, _ result: Result<Loaded<Value>, LoadFailure>) -> Void) async {
+        let width = configuration.maximumConcurrentRequests
         await withTaskGroup(of: (Int, Result<Loaded<Value>, LoadFailure>).self) { group in
             var next = 0
             func start() {
@@ -65,12 +75,51 @@ extension ReaderClient {
             while next < min(width, endpoints.count) { start() }
             var done = 0
             for await (index, result) in group {
-                results[index] = result
+                body(index, result)
                 done += 1
                 progress?(LoadProgress(completed: base.completed + done, total: base.total))
                 if next < endpoints.count { start() }
             }
         }
-        return results.map { $0! }
+    }
+
+    /// Loads `endpoints` concurrently and hands each result to `body` in the order given, one at
+    /// a time, through a sliding window (``OrderedWindow``): at most
+    /// ``Configuration/maximumConcurrentRequests`` are started and not yet handed over, so that
+    /// endpoint `k + width` starts only once endpoint `k`'s result has been handed over. Loads in
+    /// flight and finished ones waiting for their turn are never more than the window, whatever
+    /// the number of endpoints: memory holds a few bodies, not all of them. Progress counts loads
+    /// as they finish, on top of `base`.
+    /// - Parameter body: returns false to stop: nothing more is started, and the loads in flight
+    ///   are cancelled and their results dropped.
+    func loadInOrder<Value>(_ endpoints: [Endpoint<Value>], options: LoadOptions, progress: ProgressHandler?,
+                            counting base: LoadProgress,
+                            _ body: (Result<Loaded<Value>, LoadFailure>) async -> Bool) async {
+        var window = OrderedWindow<Result<Loaded<Value>, LoadFailure>>(count: endpoints.count, width: configuration.maximumConcurrentRequests)
+        await withTaskGroup(of: (Int, Result<Loaded<Value>, LoadFailure>).self) { group in
+            func startWhatFits() {
+                while let index = window.nextToStart() {
+                    let endpoint = endpoints[index]
+                    group.addTask {
+                        do throws(LoadFailure) { return (index, .success(try await self.load(endpoint, options: options))) }
+                        catch { return (index, .failure(error)) }
+                    }
+                }
+            }
+            startWhatFits()
+            var done = 0
+            for await (index, result) in group {
+                done += 1
+                progress?(LoadProgress(completed: base.completed + done, total: base.total))
+                window.finish(index, with: result)
+                while let ready = window.nextToHandOver() {
+                    guard await body(ready) else {
+                        group.cancelAll()
+                        return
+                    }
+                    startWhatFits()
+                }
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@ extension ReaderError {
         case .cache(let failure): ErrorCode(.cache, failure.reason.rawValue)
         case .rateLimited: ErrorCode(.request, 1003)
         case .authentication: ErrorCode(.request, 1004)
-        case .output: ErrorCode(.output, 1001)
+        case .output(let failure): ErrorCode(.output, failure.destination == .temporaryFile ? 1002 : 1001)
         case .bug: ErrorCode(.bug, 1001)
         }
     }
@@ -117,6 +117,8 @@ extension ReaderError {
             return "\(failure.refusedBy) refused reader's app credentials (the token endpoint answered \(failure.status)"
                 // Cut here, not where it was read: the whole text is redacted first.
                 + (failure.serverError.map { ", \"\(TerminalText.sanitise($0, maxLength: 60))\"" } ?? "") + ")"
+        case .output(let failure) where failure.destination == .temporaryFile:
+            return "the temporary file the output is put together in cannot be written: \(failure.systemMessage.lowercased())"
         case .output(let failure):
             return failure.errorNumber == EBADF ? "the output cannot be written: stdout is closed"
                 : "the output cannot be written: \(failure.systemMessage.lowercased())"
@@ -181,6 +183,12 @@ extension ReaderError {
             return [.tryAgainAfterResetOrAllowLongerWait]
         case .authentication(let failure):
             return [.checkCredentials(installedApp: failure.installedApp)]
+        case .output(let failure) where failure.destination == .temporaryFile:
+            switch failure.errorNumber {
+            case ENOSPC, EDQUOT: return [.plain("free some space in the temporary folder (/tmp), or read fewer pages")]
+            case EFBIG: return [.plain("the system's file size limit (ulimit -f) is below what it needs: raise it, or read fewer pages")]
+            default: return [.plain("make the temporary folder (/tmp) writable, or read fewer pages")]
+            }
         case .output(let failure):
             return [.plain(failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
                 ? "free some space, or send the output elsewhere" : "send the output somewhere it can be written")]
@@ -215,7 +223,8 @@ extension ReaderError {
             "\(failure.service.rawValue): no requests remain until \(failure.resetAt.formatted(.iso8601))"
         case .authentication(let failure):
             "POST api/v1/access_token → \(failure.status)"
-        case .output(let failure): "write(2) to stdout: errno \(failure.errorNumber), \(failure.systemMessage)"
+        case .output(let failure):
+            "write(2) to \(failure.destination == .temporaryFile ? "the output's temporary file" : "stdout"): errno \(failure.errorNumber), \(failure.systemMessage)"
         }
     }
 }

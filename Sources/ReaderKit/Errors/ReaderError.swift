@@ -34,7 +34,8 @@ public enum ReaderError: Error, Sendable {
     case rateLimited(RateLimitFailure)
     /// Reddit's token endpoint refused the app's credentials (R1004).
     case authentication(AuthenticationFailure)
-    /// stdout cannot be written (`O1001`): the disk is full, stdout is closed, or the pipe is.
+    /// stdout cannot be written (`O1001`): the disk is full, stdout is closed, or the pipe is; or
+    /// the temporary file an output is put together in before it goes to stdout cannot be (`O1002`).
     case output(OutputFailure)
     /// An internal invariant broke.
     case bug(String)
@@ -235,16 +236,28 @@ public struct CacheFailure: Sendable, Equatable {
 
 /// A write to reader's output that failed, with the system's error number.
 public struct OutputFailure: Sendable, Equatable {
+    /// Where the failed write went.
+    public enum Destination: Sendable, Equatable {
+        /// stdout (`O1001`).
+        case standardOutput
+        /// The unlinked temporary file a large output is put together in, so that nothing goes to
+        /// stdout unless all of it can (`reader people --all --json`): `O1002`.
+        case temporaryFile
+    }
+
     /// `errno` of the failed write, such as `ENOSPC` or `EBADF`.
     public var errorNumber: Int32
+    /// Where the failed write went.
+    public var destination: Destination
 
-    public init(errorNumber: Int32) {
+    public init(errorNumber: Int32, destination: Destination = .standardOutput) {
         self.errorNumber = errorNumber
+        self.destination = destination
     }
 
     /// Whether the reader at the other end of a pipe has gone (`| head -1`): not a failure to
     /// report, only a reason to stop.
-    public var isClosedPipe: Bool { errorNumber == EPIPE }
+    public var isClosedPipe: Bool { destination == .standardOutput && errorNumber == EPIPE }
 
     /// What the system says of the error number.
     public var systemMessage: String { String(cString: strerror(errorNumber)) }

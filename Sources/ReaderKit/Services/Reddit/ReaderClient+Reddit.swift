@@ -56,10 +56,14 @@ extension ReaderClient {
                 }
             }
         }
-        let outcomes = await loadConcurrently(threads, options: background, progress: Self.phased(progress, "reddit, comments"),
-                                              counting: LoadProgress(completed: 0, total: threads.count))
+        // Each thread comes to its outcome as it arrives, its body let go at once; counted in order.
+        var outcomes = [SyncReport.Outcome?](repeating: nil, count: threads.count)
+        await loadConcurrently(threads, options: background, progress: Self.phased(progress, "reddit, comments"),
+                               counting: LoadProgress(completed: 0, total: threads.count)) { index, outcome in
+            outcomes[index] = SyncReport.Outcome(outcome)
+        }
         for (endpoint, outcome) in zip(threads, outcomes) {
-            report.count(outcome, subject: RedditAnswer.subject(ofURL: endpoint.path))
+            report.count(outcome ?? .failed(.bug("a thread of the sync was never loaded")), subject: RedditAnswer.subject(ofURL: endpoint.path))
         }
         return report
     }

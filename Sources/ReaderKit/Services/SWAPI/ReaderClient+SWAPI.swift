@@ -1,58 +1,109 @@
 import Foundation
 
 extension ReaderClient {
-    /// Every page of a SWAPI collection (or of a search in it). The first page says how many
-    /// there are; the rest are loaded concurrently. The `next` links are never followed as they
-    /// are: only their page number is, against the configured base, so an answer cannot send
-    /// reader to another host.
+    /// Every page of a SWAPI collection (or of a search in it), all at once. The first page says
+    /// how many there are; the rest are loaded concurrently. The `next` links are never followed
+    /// as they are: only their page number is, against the configured base, so an answer cannot
+    /// send reader to another host. Every page is held until the last is in: for a large
+    /// collection, ``forEachPage(_:search:options:progress:_:)`` holds only a few at a time.
     /// - Throws: ``LoadFailure`` for the first page that fails.
     public func loadAllPages<Resource: SWAPIResource>(
         _ type: Resource.Type, search: String? = nil, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil
     ) async throws(LoadFailure) -> [Loaded<SWAPIPage<Resource>>] {
-        let outcomes = await loadEveryPage(Resource.self, search: search, options: options, progress: progress,
-                                           counting: LoadProgress(completed: 0, total: 1))
-        // Offline, a search never made is answered from the cached collection, all at once.
-        if case .failure(let failure)? = outcomes.first,
-           let local = await cachedSearchAnswer(Resource.self, after: failure, search: search, options: options, page: 1, pageSize: nil) {
-            return [local]
-        }
         var pages: [Loaded<SWAPIPage<Resource>>] = []
-        for outcome in outcomes { pages.append(try outcome.get()) }
+        try await forEachPage(Resource.self, search: search, options: options, progress: progress) { pages.append($0) }
         return pages
     }
 
-    /// Every page of a collection (or search), each with its own outcome: the first page, then,
-    /// when it loaded, the others it announces, loaded concurrently. Progress counts on top of
-    /// `base`, which includes the first page.
-    func loadEveryPage<Resource: SWAPIResource>(
-        _ type: Resource.Type, search: String?, options: LoadOptions, progress: ProgressHandler?, counting base: LoadProgress
-    ) async -> [Result<Loaded<SWAPIPage<Resource>>, LoadFailure>] {
+    /// Every page of a SWAPI collection (or of a search in it), handed to `body` one at a time,
+    /// in order, as ``loadAllPages(_:search:options:progress:)`` would return them, without
+    /// holding them all: the first page says how many there are, and the rest are loaded
+    /// concurrently through a sliding window, at most ``Configuration/maximumConcurrentRequests``
+    /// loaded (or loading) and not yet handed over. Page `k + width` starts only once page `k` has
+    /// been handed over, so memory holds a few pages whatever the collection's size; a page
+    /// `body` has let go of is gone.
+    ///
+    /// Offline, a search never made is answered from the cached collection, as one page. A
+    /// collection larger than reader reads (``SWAPI/maximumPages``) is read up to the cap, with a
+    /// notice (R1005). Progress counts every page loaded, the first included.
+    ///
+    /// A page that fails ends what `body` is given: no later page is handed over. The pages
+    /// already announced are all loaded all the same (into the cache, as ``loadAllPages(_:search:options:progress:)``
+    /// always did), then the failure is thrown. A failure `body` throws stops everything at once:
+    /// nothing more is started and the loads in flight are cancelled.
+    /// - Parameters:
+    ///   - type: the resource type, such as `Person.self`.
+    ///   - search: text to search the collection's names (or titles) for.
+    ///   - options: how the cache and the network may be used.
+    ///   - progress: called as each page is loaded.
+    ///   - body: called with each page, in order, one at a time.
+    /// - Throws: ``LoadFailure`` for the first page that fails, or what `body` throws.
+    public func forEachPage<Resource: SWAPIResource>(
+        _ type: Resource.Type, search: String? = nil, options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil,
+        _ body: (Loaded<SWAPIPage<Resource>>) async throws(LoadFailure) -> Void
+    ) async throws(LoadFailure) {
+        guard let (rest, counted) = try await handOverFirstPage(Resource.self, search: search, options: options,
+                                                                progress: progress, body) else { return }
+        var failure: LoadFailure?
+        await loadInOrder(rest, options: options, progress: progress, counting: counted) { outcome in
+            // After a failure, the pages still announced are loaded (and cached) but not handed over.
+            guard failure == nil else { return true }
+            switch outcome {
+            case .failure(let error):
+                failure = error
+                return true
+            case .success(let page):
+                do throws(LoadFailure) {
+                    try await body(page)
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Loads the first page of a collection (or search) and hands it to `body`, then lets it go.
+    /// - Returns: the endpoints of the pages it announces after itself, with the progress counted
+    ///   so far; nil when there are none.
+    private func handOverFirstPage<Resource: SWAPIResource>(
+        _ type: Resource.Type, search: String?, options: LoadOptions, progress: ProgressHandler?,
+        _ body: (Loaded<SWAPIPage<Resource>>) async throws(LoadFailure) -> Void
+    ) async throws(LoadFailure) -> (rest: [Endpoint<SWAPIPage<Resource>>], counted: LoadProgress)? {
         let endpoints: (ClosedRange<Int>) throws(ReaderError) -> [Endpoint<SWAPIPage<Resource>>] = { (pages) throws(ReaderError) in
             try pages.map { (page) throws(ReaderError) in try SWAPI.list(Resource.self, page: page, search: search) }
         }
-        let first: Result<Loaded<SWAPIPage<Resource>>, LoadFailure>
+        let first: Loaded<SWAPIPage<Resource>>
         do throws(LoadFailure) {
             let endpoint: Endpoint<SWAPIPage<Resource>>
             do { endpoint = try endpoints(1...1)[0] } catch { throw LoadFailure(error: error, decision: .alert) }
-            first = .success(try await load(endpoint, options: options))
+            first = try await load(endpoint, options: options)
         } catch {
-            first = .failure(error)
+            progress?(LoadProgress(completed: 1, total: 1))
+            // Offline, a search never made is answered from the cached collection, all at once.
+            guard let local = await cachedSearchAnswer(Resource.self, after: error, search: search, options: options,
+                                                       page: 1, pageSize: nil) else { throw error }
+            try await body(local)
+            return nil
         }
-        var counted = LoadProgress(completed: base.completed + 1, total: base.total)
-        guard case .success(let firstPage) = first, SWAPI.pageCount(of: firstPage.value) > 1,
-              let rest = try? endpoints(2...SWAPI.pageCount(of: firstPage.value)) else {
+        var counted = LoadProgress(completed: 1, total: 1)
+        guard SWAPI.pageCount(of: first.value) > 1, let rest = try? endpoints(2...SWAPI.pageCount(of: first.value)) else {
             progress?(counted)
-            return [first]
+            try await body(first)
+            return nil
         }
         counted.total += rest.count
         progress?(counted)
-        let announced = firstPage.value.count, read = (rest.count + 1) * firstPage.value.results.count
+        let announced = first.value.count, read = (rest.count + 1) * first.value.results.count
         if announced > read {
             // The cap keeps a lying count from costing millions of requests; a true one is said.
             await notices.post(Notice(kind: .partial, code: ErrorCode(.request, 1005), message:
                 "the collection says it holds \(announced); reader reads at most \(SWAPI.maximumPages) pages, so only the first \(read) were read"))
         }
-        return [first] + (await loadConcurrently(rest, options: options, progress: progress, counting: counted))
+        try await body(first)
+        return (rest, counted)
     }
 
     /// The names of linked SWAPI resources (a film's characters, a person's homeworld…), loaded
@@ -81,11 +132,12 @@ extension ReaderClient {
         }
         var background = options
         background.mode = .background
-        let loaded = await loadConcurrently(endpoints, options: background, progress: progress)
-        for (link, outcome) in zip(linksOfEndpoints, loaded) {
+        // Only the name of each is kept, never its body.
+        await loadConcurrently(endpoints, options: background, progress: progress,
+                               counting: LoadProgress(completed: 0, total: endpoints.count)) { index, outcome in
             switch outcome {
-            case .success(let resource): result.names[link] = resource.value.displayName
-            case .failure(let failure): result.failures[link] = failure.error.code
+            case .success(let resource): result.names[linksOfEndpoints[index]] = resource.value.displayName
+            case .failure(let failure): result.failures[linksOfEndpoints[index]] = failure.error.code
             }
         }
         return result
@@ -152,10 +204,12 @@ extension ReaderClient {
     private func searchCachedCollection<Resource: SWAPIResource>(
         _ type: Resource.Type, for search: String, page: Int, pageSize: Int?, url: URL
     ) async throws(LoadFailure) -> Loaded<SWAPIPage<Resource>> {
-        let pages = try await loadAllPages(Resource.self, options: LoadOptions(cacheMode: .offline))
         let needle = search.trimmingCharacters(in: .whitespaces).lowercased()
         var matches: [(value: Resource, raw: JSONValue)] = []
-        for loaded in pages {
+        var combined: LoadMetadata?
+        // Page by page: only the matches are kept, never the collection.
+        try await forEachPage(Resource.self, options: LoadOptions(cacheMode: .offline)) { loaded in
+            combined = LoadMetadata.combining([combined, loaded.metadata].compactMap { $0 })
             let raw = (try? JSONValue(parsing: loaded.body))?["results"]?.arrayValue ?? []
             for (value, rawItem) in zip(loaded.value.results, raw) where value.displayName.lowercased().contains(needle) {
                 matches.append((value, rawItem))
@@ -168,7 +222,7 @@ extension ReaderClient {
             "count": .integer(Int64(matches.count)), "next": hasNext ? .string("page=\(page + 1)") : .null,
             "previous": page > 1 ? .string("page=\(page - 1)") : .null, "results": .array(shown.map(\.raw)),
         ])
-        guard var metadata = LoadMetadata.combining(pages.map(\.metadata)) else {
+        guard var metadata = combined else {
             throw LoadFailure(error: .bug("no pages for a cached search"), decision: .alert)
         }
         metadata.url = url.absoluteString
@@ -224,10 +278,16 @@ extension ReaderClient {
             // is not followed; it is counted, so that a sync that skipped it is not "complete".
             report.count(.failed(Self.unfollowable(link, as: "a SWAPI resource")), subject: TerminalText.sanitise(link, maxLength: 60))
         }
-        let outcomes = await loadConcurrently(items, options: background, progress: Self.phased(progress, "swapi, resources"),
-                                              counting: LoadProgress(completed: 0, total: items.count))
+        // Each resource comes to its outcome as it arrives; its body is let go at once. They are
+        // counted in the order of the links, as the failure groups name their first subjects.
+        var outcomes = [SyncReport.Outcome?](repeating: nil, count: items.count)
+        await loadConcurrently(items, options: background, progress: Self.phased(progress, "swapi, resources"),
+                               counting: LoadProgress(completed: 0, total: items.count)) { index, outcome in
+            outcomes[index] = SyncReport.Outcome(outcome)
+        }
         for (endpoint, outcome) in zip(items, outcomes) {
-            report.count(outcome, subject: endpoint.path.split(separator: "/").joined(separator: "/"))
+            report.count(outcome ?? .failed(.bug("a resource of the sync was never loaded")),
+                         subject: endpoint.path.split(separator: "/").joined(separator: "/"))
         }
         return report
     }
