@@ -34,62 +34,56 @@ enum CommandRunner {
         return result
     }
 
-    /// Loads `endpoint` and writes it: `render` for people, `jsonItems` for `--json`.
+    /// Loads `endpoint`, one resource, and writes it: `render` for people, `jsonItem` for `--json`.
     /// - Parameters:
-    ///   - jsonItems: picks the items out of the raw body: `.list` for many, `.single` for one.
+    ///   - jsonItem: what of the raw body `--json` writes as its `item`.
     ///   - render: the human form; returns the text for stdout and an optional footer for stderr.
     static func run<Value>(
-        _ endpoint: Endpoint<Value>, options: GlobalOptions, jsonItems: @escaping (JSONValue) -> JSONShape,
+        _ endpoint: Endpoint<Value>, options: GlobalOptions, jsonItem: (JSONValue) -> JSONValue,
         render: (Value) -> (table: String, footer: String?)
     ) async throws {
         let loaded = try await withClient(options) { (client) throws(LoadFailure) in
             try await client.load(endpoint, options: options.loadOptions)
         }
-        try write([loaded], options: options, jsonItems: jsonItems) { render($0[0]) }
+        try writeItem(loaded, options: options, jsonItem: jsonItem, render: render)
+    }
+
+    /// Writes one resource: as JSON, `{"item":…,"meta":…}`; for people, what `render` makes of it.
+    /// - Throws: ``ReaderError/decoding(_:)`` (`D1002`) for a body the models read but that has no
+    ///   JSON to write back; ``ReaderError/output(_:)`` when stdout cannot be written.
+    static func writeItem<Value>(
+        _ loaded: Loaded<Value>, options: GlobalOptions, jsonItem: (JSONValue) -> JSONValue,
+        render: (Value) -> (table: String, footer: String?)
+    ) throws(ReaderError) {
+        guard options.json else {
+            let (table, footer) = render(loaded.value)
+            return try writeTable(table, footer: footer, options: options)
+        }
+        let meta = (try? JSONValue(encoding: loaded.metadata)) ?? .null
+        let item = jsonItem(try PagedJSON.rawBody(of: loaded))
+        try options.makeOutput().writeJSON(JSONValue.object(["item": item, "meta": meta]), to: .standardOutput)
     }
 
     /// Writes data loaded in one or more requests (pages): as JSON, the items of every page in
-    /// order with one `meta` for all; for people, what `render` makes of the values.
+    /// order with one `meta` for all (``PagedJSON``, as `--all` writes them); for people, what
+    /// `render` makes of the values.
+    /// - Parameter jsonItems: the items of a page's raw body, and the members it adds to `meta`
+    ///   (with several pages, the last page's win: its `after` is the cursor to go on from).
     /// - Throws: ``ReaderError/decoding(_:)`` (`D1002`) for a body the models read but that has no
     ///   JSON to write back (a malformed number in a field they skip): never an empty list in its
     ///   place; ``ReaderError/output(_:)`` when stdout cannot be written.
     static func write<Value>(
-        _ pages: [Loaded<Value>], options: GlobalOptions, jsonItems: (JSONValue) -> JSONShape,
+        _ pages: [Loaded<Value>], options: GlobalOptions, jsonItems: @escaping PagedJSON.Items,
         render: ([Value]) -> (table: String, footer: String?)
     ) throws(ReaderError) {
-        let output = options.makeOutput()
         guard options.json else {
             let (table, footer) = render(pages.map(\.value))
-            try writeTable(table, footer: footer, options: options)
-            return
+            return try writeTable(table, footer: footer, options: options)
         }
-        var meta = LoadMetadata.combining(pages.map(\.metadata)).flatMap { try? JSONValue(encoding: $0) } ?? .null
-        var items: [JSONValue] = []
-        var single: JSONValue?
-        for page in pages {
-            let raw: JSONValue
-            do {
-                raw = try JSONValue(parsing: page.body)
-            } catch {
-                throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "for --json: \(error)", url: page.metadata.url))
-            }
-            switch jsonItems(raw) {
-            case .list(let more, let extra):
-                items += more
-                if case .object(var members) = meta { members.merge(extra) { $1 }; meta = .object(members) }
-            case .single(let item):
-                single = item
-            }
-        }
-        if pages.count > 1, case .object(var members) = meta {
-            members["pages"] = .integer(Int64(pages.count))
-            meta = .object(members)
-        }
-        if let single {
-            try output.writeJSON(JSONValue.object(["item": single, "meta": meta]), to: .standardOutput)
-        } else {
-            try output.writeJSON(JSONValue.object(["items": .array(items), "meta": meta]), to: .standardOutput)
-        }
+        // The pages are held already: their items stay in memory, never in a temporary file.
+        let json = PagedJSON(memoryLimit: .max, items: jsonItems)
+        for page in pages { try json.add(page) }
+        try json.write(to: StandardOutput.write)
     }
 
     /// Writes the human form: `table` to stdout, then `footer`, a message, to stderr.
@@ -99,13 +93,6 @@ enum CommandRunner {
         try output.writeLine(table, to: .standardOutput)
         // A footer is a message: wrapped to the terminal, never cut.
         if let footer { try output.writeLine(Terminal.wrapMessage(footer, width: Terminal.errorWidth()), to: .standardError) }
-    }
-
-    enum JSONShape {
-        /// Items of a list, with extra members for `meta` (such as the total count); with several
-        /// pages, the last page's extras win (its `after` is the cursor to go on from).
-        case list([JSONValue], meta: [String: JSONValue])
-        case single(JSONValue)
     }
 }
 

@@ -45,9 +45,9 @@ extension Reader {
             let width = Terminal.outputWidth()
             let style = options.style
             try await CommandRunner.run(try Reddit.comments(post: post, sort: sort, depth: depth, limit: limit), options: options,
-                                        jsonItems: { raw in
-                .single(.object(["post": raw[0]?["data"]?["children"]?[0]?["data"] ?? .null,
-                                 "comments": raw[1]?["data"]?["children"] ?? .array([])]))
+                                        jsonItem: { raw in
+                .object(["post": raw[0]?["data"]?["children"]?[0]?["data"] ?? .null,
+                         "comments": raw[1]?["data"]?["children"] ?? .array([])])
             }, render: { page in
                 var lines = CommentTree.header(page.post, now: now, width: width, style: style)
                 lines.append("")

@@ -4,9 +4,10 @@ import ReaderKit
 /// `--all --json`'s output, put together as the pages arrive, so that no page is held: each
 /// page's body is parsed once and its items serialised at once into an ``ItemSpool``, and the
 /// pages' metadata is folded as they come. Nothing reaches stdout before every page is in
-/// (``write(to:)``): the output stays all or nothing, and byte for byte what
-/// ``CommandRunner/write(_:options:jsonItems:render:)`` writes for the same pages held at once:
+/// (``write(to:)``): the output stays all or nothing, and byte for byte what reader wrote when it
+/// held every page's tree at once (PagedJSONTests keeps that code as the oracle):
 /// `{"items":[…],"meta":{…}}` on one line, the meta combined over the pages, with their number.
+/// Every list reader writes as JSON goes through it (``CommandRunner/write(_:options:jsonItems:render:)``).
 final class PagedJSON {
     /// A page's items, and the members it adds to `meta` (the last page's win).
     typealias Items = (JSONValue) -> (items: [JSONValue], meta: [String: JSONValue])
@@ -40,9 +41,9 @@ final class PagedJSON {
         guard unreadable == nil else { return }
         let raw: JSONValue
         do {
-            raw = try JSONValue(parsing: page.body)
+            raw = try Self.rawBody(of: page)
         } catch {
-            unreadable = .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "for --json: \(error)", url: page.metadata.url))
+            unreadable = error
             return
         }
         let (pageItems, meta) = items(raw)
@@ -53,6 +54,17 @@ final class PagedJSON {
             bytes += item.serialized()
         }
         try spool.append(bytes)
+    }
+
+    /// A page's body as the JSON tree `--json` writes back, every number as it was sent.
+    /// - Throws: ``ReaderError/decoding(_:)`` (`D1002`) for a body the models read but that has no
+    ///   JSON to write back (a malformed number in a field they skip).
+    static func rawBody<Value>(of page: Loaded<Value>) throws(ReaderError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: page.body)
+        } catch {
+            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "for --json: \(error)", url: page.metadata.url))
+        }
     }
 
     /// Writes the whole output through `write`, in chunks, once every page is in.

@@ -78,7 +78,7 @@ extension Reader {
                     guard case .string(let subreddit)? = data["subreddit"], case .string(let title)? = data["title"] else { return true }
                     return !filter.hides(subreddit: subreddit, title: title, requested: requested)
                 }
-                return .list(shown, meta: ["after": raw["data"]?["after"] ?? .null])
+                return (shown, ["after": raw["data"]?["after"] ?? .null])
             }, render: { listings in
                 let all = listings.flatMap { (listing: RedditListing) in listing.posts }
                 let posts = all.filter { !filter.hides($0, requested: requested) }

@@ -53,7 +53,7 @@ extension SWAPICommand {
             try await client.loadList(Resource.self, page: query.page, search: search, options: options.loadOptions)
         }
         try CommandRunner.write([loaded], options: options, jsonItems: { raw in
-            .list(raw["results"]?.arrayValue ?? [], meta: [
+            (raw["results"]?.arrayValue ?? [], [
                 "count": raw["count"] ?? .null, "page": .integer(Int64(page)),
                 "has_next": .bool(raw["next"].map { $0 != .null } ?? false),
             ])
@@ -93,8 +93,8 @@ extension SWAPICommand {
         }
         let style = options.style
         let width = Terminal.outputWidth()
-        try CommandRunner.write([loaded], options: options, jsonItems: { .single($0) }) { resources in
-            let lines = Self.detailLines(resources[0], names: names.names, width: width, style: style)
+        try CommandRunner.writeItem(loaded, options: options, jsonItem: { $0 }) { resource in
+            let lines = Self.detailLines(resource, names: names.names, width: width, style: style)
             var footer: String?
             if let code = Set(names.failures.values).sorted(by: { $0.description < $1.description }).first {
                 footer = "\(names.failures.count) linked \(names.failures.count == 1 ? "name" : "names") could not be loaded (\(code)); "
