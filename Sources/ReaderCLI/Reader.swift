@@ -3,7 +3,20 @@ import Foundation
 import ReaderKit
 
 struct Reader: AsyncParsableCommand, HelpExamples {
-    static let configuration = CommandConfiguration(
+    /// The root command's configuration, as help, completions and the man page show it; while
+    /// ``parse()`` parses a command line that asks for no completion script, the same with the
+    /// check for one switched off (``CompletionScriptCheck``).
+    static var configuration: CommandConfiguration {
+        CompletionScriptCheck.isSkipped ? configurationSkippingCompletionCheck : standardConfiguration
+    }
+
+    private static let configurationSkippingCompletionCheck: CommandConfiguration = {
+        var configuration = standardConfiguration
+        configuration._superCommandName = CompletionScriptCheck.placeholderSuperCommandName
+        return configuration
+    }()
+
+    private static let standardConfiguration = CommandConfiguration(
         commandName: "reader",
         abstract: "Read Reddit posts and the Star Wars API from the terminal, online or off.",
         discussion: """
@@ -33,8 +46,13 @@ struct Reader: AsyncParsableCommand, HelpExamples {
         var output = Output(json: arguments.contains("--json"))
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
         output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color"))
+        let parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(
+            unless: arguments.contains(where: CompletionScriptCheck.mayAskForScript)
+        ) {
+            Result { try parseAsRoot() }
+        }
         do {
-            return ReaderCommandLine.Parsed(command: try parseAsRoot(), output: output)
+            return ReaderCommandLine.Parsed(command: try parsed.get(), output: output)
         } catch {
             if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
             // Help is requested by mistake as often as on purpose: keep the usage with the error.
@@ -152,5 +170,41 @@ public enum ReaderCommandLine {
     /// Ends the process with exit 0 once ``run(_:)`` has returned (it exits itself otherwise).
     public static func exitSucceeding() -> Never {
         Foundation.exit(0)
+    }
+}
+
+/// Switches off swift-argument-parser's check for `--generate-completion-script` while a command
+/// line that cannot ask for a completion script is parsed.
+///
+/// Why: before it looks at the arguments, ArgumentParser parses them as two hidden commands of its
+/// own, building their argument sets by reflection; on a cold process that is most of the cost of
+/// `reader --version` and a sixth of a cached read (a profile: 10.6 of 15.5 million instructions
+/// for `--version`). Its one documented way to skip the check is a root command with a
+/// "super-command" name, which only the help and the man page otherwise show. So the name is set
+/// for the parse alone, only when no argument could ask for a script, and is gone again before
+/// anything is rendered: a parse error, help and the version are worded after ``skipping(unless:_:)``
+/// returns, from the command types, with the standard configuration.
+enum CompletionScriptCheck {
+    /// Never shown: it is set only while nothing is rendered.
+    static let placeholderSuperCommandName = "reader-parse"
+
+    /// Task-local, and so local to the thread where no task runs (as for `Reader.parse()` on the
+    /// main thread): a parse elsewhere at the same time (tests, fuzzers) never sees it. It starts
+    /// no thread, and costs no lock.
+    @TaskLocal private static var skipped = false
+
+    /// Whether the root command's configuration is the one that skips the check.
+    static var isSkipped: Bool { skipped }
+
+    /// Whether `argument` may ask ArgumentParser for a completion script
+    /// (`--generate-completion-script`, with its value or after `=`).
+    static func mayAskForScript(_ argument: String) -> Bool {
+        argument.hasPrefix("--generate-completion-script")
+    }
+
+    /// Runs `parse` with the check skipped, unless `mayAskForScript` (then as ArgumentParser does).
+    static func skipping<T>(unless mayAskForScript: Bool, _ parse: () -> T) -> T {
+        guard !mayAskForScript else { return parse() }
+        return $skipped.withValue(true, operation: parse)
     }
 }
