@@ -56,11 +56,14 @@ extension JSONValue {
 
     /// A string as JSONEncoder escapes it — the quote, the backslash, and control characters (with
     /// the short forms where JSON has them) — and the scalars of ``escapesForTerminals(_:)``.
+    ///
+    /// Every other scalar is copied as its UTF-8 bytes, with no String made for it: the text of a
+    /// listing is most of what `--json` writes.
     private static func writeString(_ text: String, to bytes: inout [UInt8]) {
-        let hexDigits = Array("0123456789abcdef".utf8)
         bytes.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
-            switch scalar.value {
+            let value = scalar.value
+            switch value {
             case 0x22: bytes += #"\""#.utf8
             case 0x5C: bytes += #"\\"#.utf8
             case 0x08: bytes += #"\b"#.utf8
@@ -68,13 +71,18 @@ extension JSONValue {
             case 0x0A: bytes += #"\n"#.utf8
             case 0x0D: bytes += #"\r"#.utf8
             case 0x09: bytes += #"\t"#.utf8
-            case _ where scalar.value < 0x20 || escapesForTerminals(scalar):
-                let value = scalar.value
-                bytes += #"\u"#.utf8 + [hexDigits[Int(value >> 12 & 0xF)], hexDigits[Int(value >> 8 & 0xF)],
-                                          hexDigits[Int(value >> 4 & 0xF)], hexDigits[Int(value & 0xF)]]
-            default: bytes += String(scalar).utf8
+            case 0x20..<0x7F: bytes.append(UInt8(truncatingIfNeeded: value))
+            case _ where value < 0x20 || escapesForTerminals(scalar):
+                bytes += #"\u"#.utf8
+                for shift in [12, 8, 4, 0] as [UInt32] { bytes.append(hexDigit(value >> shift & 0xF)) }
+            default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The lowercase hexadecimal digit of `nibble` (0 to 15), as JSONEncoder writes `\u` escapes.
+    private static func hexDigit(_ nibble: UInt32) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + UInt8(truncatingIfNeeded: nibble) : UInt8(ascii: "a") + UInt8(truncatingIfNeeded: nibble - 10)
     }
 }
