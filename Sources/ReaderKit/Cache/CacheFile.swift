@@ -50,16 +50,22 @@ enum CacheFile {
             let isReaders = headerSaysReaders(path)
             if !isReaders { try inspect(path) }
             keepPrivate(path)
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            if !isReaders { try CacheSchema.claim(pool) }
-            // On the writer, which the pool has opened already: a reader connection would cost a
-            // second connection (its setup, its schema look-ups) for one query. inspect(_:) has
-            // refused a newer reader's file already, unless it was skipped.
-            let isCurrent = try pool.writeWithoutTransaction { db in
+            // One connection, in WAL mode (which the file keeps): a process reads and records its
+            // reads, and a pool's second connection would cost its own set-up for nothing; other
+            // processes still read while this one writes. (GRDB's DatabasePool also checks, at
+            // every open, that the log file is not empty through Foundation's file attributes,
+            // which look up the owner's name in /etc/passwd: a tenth of a cached read.)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            if !isReaders {
+                try CacheSchema.useWriteAheadLog(queue)
+                try CacheSchema.claim(queue)
+            }
+            // inspect(_:) has refused a newer reader's file already, unless it was skipped.
+            let isCurrent = try queue.writeWithoutTransaction { db in
                 try CacheSchema.isCurrent(db, path: path, refusingSuperseded: isReaders)
             }
-            if !isCurrent { try CacheSchema.migrate(pool) }
-            return Admitted(writer: pool, isReadOnly: false, migrated: !isCurrent)
+            if !isCurrent { try CacheSchema.migrate(queue) }
+            return Admitted(writer: queue, isReadOnly: false, migrated: !isCurrent)
         } catch let error as CacheFailure {
             throw error
         } catch {
@@ -104,7 +110,7 @@ enum CacheFile {
     }
 
     /// A connection that cannot change the file.
-    private static func openReadOnlyQueue(_ path: String) throws -> DatabaseQueue {
+    static func openReadOnlyQueue(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)

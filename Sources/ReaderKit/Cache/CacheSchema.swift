@@ -129,6 +129,18 @@ enum CacheSchema {
         try refuseIfSuperseded(db, path: path)
     }
 
+    /// Puts a new (or older reader's) file in WAL mode, which the file keeps: readers in other
+    /// processes go on while this one writes.
+    /// - Throws: when SQLite cannot switch the file to WAL mode.
+    static func useWriteAheadLog(_ writer: any DatabaseWriter) throws {
+        let mode = try writer.writeWithoutTransaction { db in
+            try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
+        guard mode?.lowercased() == "wal" else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "could not use WAL mode (journal mode \(mode ?? "unknown"))")
+        }
+    }
+
     /// Marks a new (or older reader's) file as reader's.
     static func claim(_ writer: any DatabaseWriter) throws {
         try writer.writeWithoutTransaction { db in

@@ -28,6 +28,9 @@ import GRDBSQLite
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
     let writer: any DatabaseWriter
+    /// The connection that reads outside a load (statistics, rate limits), opened on first use:
+    /// it reads while the writer waits for another process's lock, as a pool's reader would.
+    private let readers: ReadConnection
     /// Whether this process changed what the cache holds (not just its usage counters), so that
     /// ``finishWrites()`` copies the log into the file.
     private let contentChanged = ChangeFlag()
@@ -48,7 +51,8 @@ public struct ResponseCache: Sendable {
     ///   only for reading is returned with `isReadOnly`.
     public static func open(path: String) throws(CacheFailure) -> ResponseCache {
         let admitted = try CacheFile.open(path: path)
-        let cache = ResponseCache(writer: admitted.writer, path: path, isReadOnly: admitted.isReadOnly)
+        let cache = ResponseCache(writer: admitted.writer, readers: ReadConnection(path: path, writer: admitted),
+                                  path: path, isReadOnly: admitted.isReadOnly)
         if admitted.migrated { cache.contentChanged.set() }
         return cache
     }
@@ -255,6 +259,7 @@ public struct ResponseCache: Sendable {
     /// Closes the file's connections, as before moving a damaged file aside; later calls fail.
     public func close() {
         finishWrites()
+        readers.close()
         try? writer.close()
     }
 
@@ -288,7 +293,7 @@ public struct ResponseCache: Sendable {
     private struct Work<T: Sendable>: Sendable {
         /// Which connection runs it, and how.
         enum Access {
-            /// A reader connection (a pool opens one on first use), in a read-only transaction.
+            /// The reading connection (opened on first use), in a read-only transaction.
             case read
             /// The writer connection, outside a transaction: a look-up that a load follows with a
             /// write anyway (a hit records its use), so that a cached read opens no second
@@ -324,7 +329,7 @@ public struct ResponseCache: Sendable {
         if work.changesContent { contentChanged.set() }
         return try run {
             switch work.access {
-            case .read: try writer.read(work.body)
+            case .read: try readers.connection().read(work.body)
             case .readOnWriter: try writer.writeWithoutTransaction(work.body)
             case .write: try writer.write(work.body)
             }
@@ -336,7 +341,7 @@ public struct ResponseCache: Sendable {
         if work.changesContent { contentChanged.set() }
         return try await run {
             switch work.access {
-            case .read: try await writer.read(work.body)
+            case .read: try await readers.connection().read(work.body)
             case .readOnWriter: try await writer.writeWithoutTransaction(work.body)
             case .write: try await writer.write(work.body)
             }
@@ -367,4 +372,47 @@ private final class ChangeFlag: @unchecked Sendable {
 
     /// Whether it was set, clearing it.
     func take() -> Bool { lock.withLock { defer { value = false }; return value } }
+}
+
+/// The connection a ``ResponseCache`` reads on outside a load, shared by its copies.
+///
+/// The cache's writer is one connection (``CacheFile``), and a load reads on it; a read that is
+/// not part of a load goes to a second, read-only connection, made on first use, so that it is
+/// not held up behind a write that waits for another process's lock. A command that reads none
+/// (a cached read) never opens it. A file admitted read-only is read on its one connection.
+private final class ReadConnection: @unchecked Sendable {
+    private let path: String
+    private let writer: any DatabaseWriter
+    private let isReadOnly: Bool
+    private let lock = NSLock()
+    private var opened: DatabaseQueue?
+    private var isClosed = false
+
+    init(path: String, writer admitted: CacheFile.Admitted) {
+        self.path = path
+        self.writer = admitted.writer
+        self.isReadOnly = admitted.isReadOnly
+    }
+
+    /// The reading connection, opened now if it is not yet.
+    /// - Throws: what SQLite says when it cannot be opened (after ``close()``, that it is closed).
+    func connection() throws -> any DatabaseReader {
+        if isReadOnly { return writer }
+        return try lock.withLock {
+            if let opened { return opened }
+            guard !isClosed else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the cache is closed") }
+            let queue = try CacheFile.openReadOnlyQueue(path)
+            opened = queue
+            return queue
+        }
+    }
+
+    func close() {
+        let queue = lock.withLock {
+            isClosed = true
+            defer { opened = nil }
+            return opened
+        }
+        try? queue?.close()
+    }
 }
