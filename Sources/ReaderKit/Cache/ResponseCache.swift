@@ -229,9 +229,11 @@ public struct ResponseCache: Sendable {
         try perform(.read { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
     }
 
-    /// As ``rateLimit(forOrigin:service:)``, waiting on GRDB's queue rather than blocking.
+    /// As ``rateLimit(forOrigin:service:)``, waiting on GRDB's queue rather than blocking. On the
+    /// writer: a load asks it before its request and records its outcome there anyway, so that a
+    /// network read opens no second connection.
     func rateLimit(forOrigin origin: String, service: ServiceName) async throws(CacheFailure) -> RateLimitState? {
-        try await perform(.read { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
+        try await perform(.readOnWriter { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
     }
 
     /// Every rate limit remembered, for `reader status`; damaged rows are left out.
