@@ -44,14 +44,18 @@ public enum ReaderJSON {
     /// Anything but printable ASCII is nil at once: a timestamp is ASCII, and the text is a server's.
     public static func parseTimestamp(_ text: String) -> Date? {
         guard text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+        if let date = try? Date(text, strategy: withFractionalSeconds) {
             return date
         }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        return try? Date(text, strategy: wholeSeconds)
     }
 
     /// Formats a date as ISO 8601 in UTC with millisecond precision.
     public static func formatTimestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        date.formatted(withFractionalSeconds)
     }
+
+    // Made once: each made anew looked its calendar up again (SWAPI's list has two dates a resource).
+    private static let withFractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
 }
