@@ -159,5 +159,42 @@ import TestSupport
         #expect(online.stderr.components(separatedBy: "warning C1003").count == 2, "one warning: \(online.stderr)")
         await server.shutdown()
     }
+
+    /// SQLite opens a file its user may not write read-only without a word, and a file already
+    /// in reader's form needs no write to open: reader asks, so that the cache is read-only from
+    /// the start (one warning), rather than failing at every write (a warning "576 times").
+    @Test(.enabled(if: canDropPrivileges))
+    func aCacheFileThatCannotBeWrittenInAFolderThatCanIsReadOnlyFromTheStart() async throws {
+        // Given a cache whose folder and side files its user may write, but not the file itself
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("people", "1").status == 0)
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: reader.folder.path)
+        let owner: [FileAttributeKey: Any] = getuid() == 0 ? [.ownerAccountID: 65534, .groupOwnerAccountID: 65534] : [:]
+        try FileManager.default.setAttributes(owner.merging([.posixPermissions: 0o700]) { $1 }, ofItemAtPath: folder)
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let mode = file == (reader.cachePath as NSString).lastPathComponent ? 0o444 : 0o600
+            try FileManager.default.setAttributes(owner.merging([.posixPermissions: mode]) { $1 }, ofItemAtPath: folder + "/" + file)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: reader.cachePath))
+        let binary = reader.folder.appendingPathComponent("reader")
+        try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+
+        // When a read and a refresh (an answer to store, its use to record) run as that user
+        let offline = try reader.launch(["films", "--offline"], prefix: Self.unprivileged, executable: binary).wait()
+        let online = try reader.launch(["people", "1", "--refresh"], prefix: Self.unprivileged, executable: binary).wait()
+
+        // Then both work from the cache as it is, and the refresh says once that nothing is stored
+        #expect(offline.status == 0 && offline.stdout.contains("A New Hope"), "\(offline.stderr)")
+        #expect(online.status == 0, "\(online.stderr)")
+        #expect(online.stdout.contains("Luke Skywalker"))
+        #expect(online.stderr.components(separatedBy: "warning C1003").count == 2, "one warning: \(online.stderr)")
+        #expect(!online.stderr.contains(" times)"), "said once, not at every write: \(online.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: reader.cachePath)) == before, "the file is as it was")
+        await server.shutdown()
+    }
 }
 

@@ -56,6 +56,13 @@ enum CacheFile {
             // every open, that the log file is not empty through Foundation's file attributes,
             // which look up the owner's name in /etc/passwd: a tenth of a cached read.)
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // SQLite opens a file it may not write (mode 0444, another user's) read-only without a
+            // word, and a file already in reader's form needs no write to open: asked now, so
+            // that it is admitted read-only, said once, rather than failing at every write.
+            guard try queue.writeWithoutTransaction({ db in sqlite3_db_readonly(db.sqliteConnection, "main") == 0 }) else {
+                try? queue.close()
+                return try openReadOnly(path: path, because: CacheFailure(.unwritable, path: path, detail: "the file opens only for reading"))
+            }
             if !isReaders {
                 try CacheSchema.useWriteAheadLog(queue)
                 try CacheSchema.claim(queue)
