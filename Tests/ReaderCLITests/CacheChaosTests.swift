@@ -173,9 +173,10 @@ import TestSupport
         try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
 
-        // When it reads, and refreshes (an answer to store, its use to record)
+        // When it reads, refreshes (an answer to store, its use to record), and looks at the cache
         let offline = try reader.launch(["films", "--offline"], prefix: Self.unprivileged, executable: binary).wait()
         let online = try reader.launch(["people", "1", "--refresh"], prefix: Self.unprivileged, executable: binary).wait()
+        let stats = try reader.launch(["cache", "stats"], prefix: Self.unprivileged, executable: binary).wait()
 
         // Then both work from the cache as it is, and the refresh says once that nothing is stored
         #expect(offline.status == 0, "\(offline.stderr)")
@@ -184,6 +185,9 @@ import TestSupport
         #expect(online.stdout.contains("Luke Skywalker"))
         #expect(online.stderr.components(separatedBy: "warning C1003").count == 2, "one warning: \(online.stderr)")
         #expect(!online.stderr.contains(" times)"), "said once, not at every write: \(online.stderr)")
+        // A command that stores nothing has nothing to be warned about.
+        #expect(stats.status == 0 && stats.stdout.contains("ENTRIES"), "\(stats.stdout)\(stats.stderr)")
+        #expect(stats.stderr.isEmpty, "\(stats.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: reader.cachePath)) == before, "the file is as it was")
         await server.shutdown()
     }

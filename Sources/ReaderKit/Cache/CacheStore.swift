@@ -30,6 +30,8 @@ actor CacheStore {
     private var replacedDamagedCache = false
     /// The last failure noted, so that `reader cache …` reports why the cache did not open.
     private var lastFailure: CacheFailure?
+    /// Whether a write was skipped on a read-only cache already: that is said once.
+    private var saidReadOnly = false
 
     init(path: String?, handler: ErrorHandler, notices: NoticeBoard, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.path = path
@@ -65,9 +67,6 @@ actor CacheStore {
             opened = await recover(from: error, path: path)
         }
         state = opened.map { .open($0) } ?? .none
-        if let opened, opened.isReadOnly {
-            await handle(CacheFailure(.unwritable, path: path, detail: "the file or its folder is read-only"))
-        }
         return opened
     }
 
@@ -207,10 +206,17 @@ actor CacheStore {
 
     // MARK: - Trouble
 
-    /// Runs a write on the current cache; a read-only cache was warned about when it opened, so
-    /// it is skipped quietly.
+    /// Runs a write on the current cache. On a read-only cache it is skipped, said once at the
+    /// first: a command that only reads it (`reader cache stats`) has nothing to be warned about.
     private func write(_ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
-        guard let cache = current, !cache.isReadOnly else { return }
+        guard let cache = current else { return }
+        guard !cache.isReadOnly else {
+            if !saidReadOnly {
+                saidReadOnly = true
+                await handle(CacheFailure(.unwritable, path: cache.path, detail: "the file or its folder is read-only"))
+            }
+            return
+        }
         let generation = self.generation
         do { try await body(cache) } catch { await handle(error, from: generation) }
     }
