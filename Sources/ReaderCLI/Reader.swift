@@ -178,8 +178,9 @@ public enum ReaderCommandLine {
 ///
 /// Why: before it looks at the arguments, ArgumentParser parses them as two hidden commands of its
 /// own, building their argument sets by reflection; on a cold process that is most of the cost of
-/// `reader --version` and a sixth of a cached read (a profile: 10.6 of 15.5 million instructions
-/// for `--version`). Its one documented way to skip the check is a root command with a
+/// `reader --version` (10.6 of its 15.5 million instructions, counted by callgrind; in a command
+/// that parses options, most of those first-time costs move into its own parse). Its one
+/// documented way to skip the check is a root command with a
 /// "super-command" name, which only the help and the man page otherwise show. So the name is set
 /// for the parse alone, only when no argument could ask for a script, and is gone again before
 /// anything is rendered: a parse error, help and the version are worded after ``skipping(unless:_:)``
