@@ -56,20 +56,20 @@ enum CacheFile {
             // every open, that the log file is not empty through Foundation's file attributes,
             // which look up the owner's name in /etc/passwd: a tenth of a cached read.)
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            // SQLite opens a file it may not write (mode 0444, another user's) read-only without a
-            // word, and a file already in reader's form needs no write to open: asked now, so
-            // that it is admitted read-only, said once, rather than failing at every write.
-            guard try queue.writeWithoutTransaction({ db in sqlite3_db_readonly(db.sqliteConnection, "main") == 0 }) else {
-                try? queue.close()
-                return try openReadOnly(path: path, because: CacheFailure(.unwritable, path: path, detail: "the file opens only for reading"))
-            }
             if !isReaders {
                 try CacheSchema.useWriteAheadLog(queue)
                 try CacheSchema.claim(queue)
             }
             // inspect(_:) has refused a newer reader's file already, unless it was skipped.
             let isCurrent = try queue.writeWithoutTransaction { db in
-                try CacheSchema.isCurrent(db, path: path, refusingSuperseded: isReaders)
+                // SQLite opens a file it may not write (mode 0444, another user's) read-only
+                // without a word, and a file in reader's form needs no write to open: said here as
+                // a failed write says it, so that the file is admitted read-only (below), and its
+                // skipped writes are told once rather than each failing.
+                guard sqlite3_db_readonly(db.sqliteConnection, "main") == 0 else {
+                    throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the file opens only for reading")
+                }
+                return try CacheSchema.isCurrent(db, path: path, refusingSuperseded: isReaders)
             }
             if !isCurrent { try CacheSchema.migrate(queue) }
             return Admitted(writer: queue, isReadOnly: false, migrated: !isCurrent)

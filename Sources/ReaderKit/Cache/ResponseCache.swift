@@ -51,7 +51,7 @@ public struct ResponseCache: Sendable {
     ///   only for reading is returned with `isReadOnly`.
     public static func open(path: String) throws(CacheFailure) -> ResponseCache {
         let admitted = try CacheFile.open(path: path)
-        let cache = ResponseCache(writer: admitted.writer, readers: ReadConnection(path: path, writer: admitted),
+        let cache = ResponseCache(writer: admitted.writer, readers: ReadConnection(path: path),
                                   path: path, isReadOnly: admitted.isReadOnly)
         if admitted.migrated { cache.contentChanged.set() }
         return cache
@@ -331,7 +331,7 @@ public struct ResponseCache: Sendable {
         if work.changesContent { contentChanged.set() }
         return try run {
             switch work.access {
-            case .read: try readers.connection().read(work.body)
+            case .read: try reader().read(work.body)
             case .readOnWriter: try writer.writeWithoutTransaction(work.body)
             case .write: try writer.write(work.body)
             }
@@ -343,11 +343,17 @@ public struct ResponseCache: Sendable {
         if work.changesContent { contentChanged.set() }
         return try await run {
             switch work.access {
-            case .read: try await readers.connection().read(work.body)
+            case .read: try await reader().read(work.body)
             case .readOnWriter: try await writer.writeWithoutTransaction(work.body)
             case .write: try await writer.write(work.body)
             }
         }
+    }
+
+    /// Where a `.read` runs: the reading connection, or the one connection of a file admitted
+    /// read-only.
+    private func reader() throws -> any DatabaseReader {
+        isReadOnly ? writer : try readers.connection()
     }
 
     private func checkWritable() throws(CacheFailure) {
@@ -381,26 +387,19 @@ private final class ChangeFlag: @unchecked Sendable {
 /// The cache's writer is one connection (``CacheFile``), and a load reads on it; a read that is
 /// not part of a load goes to a second, read-only connection, made on first use, so that it is
 /// not held up behind a write that waits for another process's lock. A command that reads none
-/// (a cached read) never opens it. A file admitted read-only is read on its one connection.
+/// (a cached read) never opens it.
 private final class ReadConnection: @unchecked Sendable {
     private let path: String
-    private let writer: any DatabaseWriter
-    private let isReadOnly: Bool
     private let lock = NSLock()
     private var opened: DatabaseQueue?
     private var isClosed = false
 
-    init(path: String, writer admitted: CacheFile.Admitted) {
-        self.path = path
-        self.writer = admitted.writer
-        self.isReadOnly = admitted.isReadOnly
-    }
+    init(path: String) { self.path = path }
 
     /// The reading connection, opened now if it is not yet.
     /// - Throws: what SQLite says when it cannot be opened (after ``close()``, that it is closed).
     func connection() throws -> any DatabaseReader {
-        if isReadOnly { return writer }
-        return try lock.withLock {
+        try lock.withLock {
             if let opened { return opened }
             guard !isClosed else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the cache is closed") }
             let queue = try CacheFile.openReadOnlyQueue(path)
