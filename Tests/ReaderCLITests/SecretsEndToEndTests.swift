@@ -1,4 +1,5 @@
 import Foundation
+import ReaderKit
 import Testing
 import TestSupport
 
@@ -71,6 +72,34 @@ import TestSupport
             expectNoSecret(result, "\(echo.code) \(arguments)")
         }
         // The token did reach the API: the test would pass vacuously otherwise.
+        #expect(server.requests.contains { $0.headers["authorization"] == "bearer \(Self.token)" })
+        await server.shutdown()
+    }
+
+    /// The same echoes with the token padded by what the terminal does not draw: cleaning the text
+    /// for the terminal would rebuild the token, so it is looked for as it would be shown.
+    static let paddings = ["\u{200B}", "\u{00AD}", "\u{202E}", "\u{1B}[0m"]
+
+    @Test(arguments: paddings)
+    func anAPIEchoingTheTokenPaddedWithInvisibleCharactersNeverGetsItShown(_ padding: String) async throws {
+        let server = try await TestServer { request in
+            if request.path == "/api/v1/access_token" {
+                return .json(Array(#"{"access_token": "\#(Self.token)", "token_type": "bearer", "expires_in": 3600}"#.utf8))
+            }
+            let authorization = (request.headers["authorization"] ?? "none").map { String($0) }.joined(separator: padding)
+            let body = JSONValue.object(["message": .string("bad header \(authorization)"), "error": .number(400)])
+            return .respond(status: 400, headers: [("Content-Type", "application/json")], body: body.serialized())
+        }
+        let reader = reader(server)
+        for arguments in [["posts", "python", "--retries", "0"], ["posts", "python", "--retries", "0", "--json", "-v"],
+                          ["status"], ["status", "--json"], ["sync", "reddit", "python", "--retries", "0"]] {
+            let result = try reader.run(arguments)
+            #expect(result.status != 0, "\(arguments): \(result.stderr)")
+            // As a terminal (or a program that cleans the JSON's strings) would show it.
+            let shown = TerminalText.sanitise(result.stdout + result.stderr, maxLength: .max)
+            #expect(shown.range(of: Self.token, options: .caseInsensitive) == nil, "\(arguments) shows the token: \(shown)")
+            #expect(shown.contains("[redacted]") || arguments.first == "sync", "\(arguments): \(shown)")
+        }
         #expect(server.requests.contains { $0.headers["authorization"] == "bearer \(Self.token)" })
         await server.shutdown()
     }

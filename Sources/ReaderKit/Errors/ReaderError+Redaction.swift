@@ -7,14 +7,15 @@ extension ReaderError {
     ///
     /// A server can repeat back what it was sent: a token endpoint that echoes the client secret
     /// or the `Basic` credential, an API that quotes the `Authorization` header. Text from outside
-    /// is shown sanitised, so it must also be shown without the secrets reader holds.
+    /// is shown sanitised, so a secret is looked for as it would be shown: one padded with
+    /// invisible characters or escape sequences is redacted too
+    /// (``TerminalText/redacting(_:in:with:)``).
     /// - Parameter secrets: the credentials in use (see ``ReaderClient``); empty strings are ignored.
     public func redacting(_ secrets: Set<String>) -> ReaderError {
-        let secrets = secrets.filter { $0.utf8.count >= 4 }.sorted { $0.count > $1.count }
+        // A secret is looked for as it is given and as it would be shown.
+        let secrets = Array(Set(secrets.flatMap { [$0, TerminalText.sanitise($0, maxLength: .max)] }).filter { $0.utf8.count >= 4 })
         guard !secrets.isEmpty else { return self }
-        func clean(_ text: String) -> String {
-            secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]", options: .caseInsensitive) }
-        }
+        func clean(_ text: String) -> String { TerminalText.redacting(secrets, in: text) }
         func clean(_ text: String?) -> String? { text.map { clean($0) } }
         switch self {
         case .invalidArgument(let wording): return .invalidArgument(wording.mappingText { clean($0) })

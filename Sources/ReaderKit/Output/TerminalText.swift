@@ -12,32 +12,96 @@ public enum TerminalText {
     ///   - maxLength: at most this many characters are kept, then an ellipsis.
     public static func sanitise(_ text: some StringProtocol, maxLength: Int = 4096) -> String {
         var output = String.UnicodeScalarView()
-        var scalars = String(text).unicodeScalars.makeIterator()
-        var lastWasSpace = false
         var kept = 0
-        var previous: Unicode.Scalar?
-        while let scalar = scalars.next() {
-            if scalar == "\u{1B}" || scalar == "\u{9B}" {
-                skipEscapeSequence(startingWith: scalar, in: &scalars)
-                continue
-            }
-            if scalar == "\n" || scalar == "\r" || scalar == "\t" || scalar == "\u{2028}" || scalar == "\u{2029}"
-                || scalar == "\u{85}" {
-                if !lastWasSpace && !output.isEmpty { output.append(" "); lastWasSpace = true }
-                continue
-            }
-            // A zero-width joiner is kept only inside an emoji sequence (👩‍💻), where it draws one glyph.
-            guard isVisible(scalar) || (scalar == "\u{200D}" && previous.map(isEmojiPart) == true)
-            else { continue }
-            previous = scalar
-            if kept >= maxLength { output.append("…"); break }
+        forEachShownScalar(of: String(text).unicodeScalars) { scalar, _, isFoldedBreak in
+            if isFoldedBreak { output.append(scalar); return true }
+            if kept >= maxLength { output.append("…"); return false }
             output.append(scalar)
             kept += 1
-            lastWasSpace = scalar == " "
+            return true
         }
         var result = String(output)
         while result.hasSuffix(" ") { result.removeLast() }
         return result
+    }
+
+    /// Walks `scalars` as ``sanitise(_:maxLength:)`` shows them: escape sequences and invisible
+    /// characters skipped, a run of line breaks and tabs given as one space (none at the start).
+    /// `body` gets each scalar shown, the index in `scalars` it came from, and whether it is such
+    /// a folded break; it returns whether to go on.
+    private static func forEachShownScalar(
+        of scalars: String.UnicodeScalarView,
+        _ body: (Unicode.Scalar, String.UnicodeScalarView.Index, _ isFoldedBreak: Bool) -> Bool
+    ) {
+        var index = scalars.startIndex
+        var lastWasSpace = false
+        var previous: Unicode.Scalar?
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}" || scalar == "\u{9B}" {
+                index = endOfEscapeSequence(startingAt: index, in: scalars)
+                continue
+            }
+            let origin = index
+            scalars.formIndex(after: &index)
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" || scalar == "\u{2028}" || scalar == "\u{2029}"
+                || scalar == "\u{85}" {
+                if !lastWasSpace && previous != nil {
+                    lastWasSpace = true
+                    guard body(" ", origin, true) else { return }
+                }
+                continue
+            }
+            // A zero-width joiner is kept only inside an emoji sequence (👩‍💻), where it draws one glyph.
+            guard isVisible(scalar) || (scalar == "\u{200D}" && previous.map(isEmojiPart) == true) else { continue }
+            previous = scalar
+            lastWasSpace = scalar == " "
+            guard body(scalar, origin, false) else { return }
+        }
+    }
+
+    /// `text` with every occurrence of each of `secrets` replaced by `replacement`, found in the
+    /// text as the terminal shows it (``sanitise(_:maxLength:)``), ignoring case.
+    ///
+    /// A match skips what cleaning removes, so that a server cannot have a secret shown by
+    /// padding it with invisible characters or escape sequences (`S\u{200B}EKRET`): the whole
+    /// span, padding included, is replaced. Text outside the matches is kept as it is.
+    /// - Parameters:
+    ///   - secrets: the strings never to show; the longest is looked for first.
+    ///   - text: untrusted text.
+    public static func redacting(_ secrets: [String], in text: String, with replacement: String = "[redacted]") -> String {
+        var text = text
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
+            text = redacting(secret, in: text, with: replacement)
+        }
+        return text
+    }
+
+    private static func redacting(_ secret: String, in text: String, with replacement: String) -> String {
+        let scalars = text.unicodeScalars
+        var shown = String.UnicodeScalarView()
+        var origins: [String.UnicodeScalarView.Index] = []
+        forEachShownScalar(of: scalars) { scalar, origin, _ in
+            shown.append(scalar)
+            origins.append(origin)
+            return true
+        }
+        let visible = String(shown)
+        var result = String.UnicodeScalarView()
+        var copied = scalars.startIndex
+        var searchFrom = visible.startIndex
+        while let match = visible.range(of: secret, options: .caseInsensitive, range: searchFrom..<visible.endIndex),
+              !match.isEmpty {
+            let first = visible.unicodeScalars.distance(from: visible.startIndex, to: match.lowerBound)
+            let last = visible.unicodeScalars.distance(from: visible.startIndex, to: match.upperBound) - 1
+            result.append(contentsOf: scalars[copied..<origins[first]])
+            result.append(contentsOf: replacement.unicodeScalars)
+            copied = scalars.index(after: origins[last])
+            searchFrom = match.upperBound
+        }
+        guard copied != scalars.startIndex else { return text }
+        result.append(contentsOf: scalars[copied...])
+        return String(result)
     }
 
     /// An emoji, or the variation selector that asks for emoji presentation (❤️): what a
@@ -63,23 +127,38 @@ public enum TerminalText {
         }
     }
 
-    /// Skips an ANSI escape: CSI (`ESC [` … final byte), OSC (`ESC ]` … BEL or ST), or a two-byte escape.
-    private static func skipEscapeSequence(startingWith first: Unicode.Scalar,
-                                           in scalars: inout String.UnicodeScalarView.Iterator) {
-        var introducer = first == "\u{9B}" ? "[" : scalars.next()
-        if first == "\u{1B}", introducer == nil { return }
+    /// The index just past the ANSI escape at `start`: CSI (`ESC [` … final byte), OSC (`ESC ]` …
+    /// BEL or ST), or a two-byte escape.
+    private static func endOfEscapeSequence(startingAt start: String.UnicodeScalarView.Index,
+                                            in scalars: String.UnicodeScalarView) -> String.UnicodeScalarView.Index {
+        var index = scalars.index(after: start)
+        let introducer: Unicode.Scalar
+        if scalars[start] == "\u{9B}" {
+            introducer = "["
+        } else {
+            guard index < scalars.endIndex else { return index }
+            introducer = scalars[index]
+            scalars.formIndex(after: &index)
+        }
         switch introducer {
         case "[":
-            while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
+            while index < scalars.endIndex {
+                let next = scalars[index]
+                scalars.formIndex(after: &index)
+                if (0x40...0x7E).contains(next.value) { break }
+            }
         case "]", "P", "X", "^", "_":
             var previous: Unicode.Scalar?
-            while let next = scalars.next() {
+            while index < scalars.endIndex {
+                let next = scalars[index]
+                scalars.formIndex(after: &index)
                 if next == "\u{07}" || next == "\u{9C}" || (previous == "\u{1B}" && next == "\\") { break }
                 previous = next
             }
         default:
-            introducer = nil
+            break
         }
+        return index
     }
 
     /// The number of terminal cells `text` takes: East Asian wide characters and emoji take two,
