@@ -104,6 +104,12 @@ extension Reader {
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
 
+            func validate() throws {
+                if let problem = olderThan.problem("--older-than", within: .zero...ConfigFile.maximumTimeSpan, bounds: "from 0 to 100 years") {
+                    throw ValidationError(problem)
+                }
+            }
+
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
                     try await CacheCommand.requireKnown(api, client)
