@@ -31,7 +31,12 @@ struct OutputChoice {
 
     /// Whether colour is off by the flag, the environment or the config file.
     var colourOff: Bool {
-        noColor || (try? ProcessSettings.fromFileAndEnvironment.get())?.color.value == false
+        noColor || Self.settingsTurnColourOff
+    }
+
+    /// Whether the config file or the environment turns colour off (a broken config file does not).
+    static var settingsTurnColourOff: Bool {
+        (try? ProcessSettings.fromFileAndEnvironment.get())?.color.value == false
     }
 
     func makeOutput() -> Output {

@@ -45,7 +45,8 @@ struct Reader: AsyncParsableCommand, HelpExamples {
         let arguments = CommandLine.arguments.dropFirst()
         var output = Output(json: arguments.contains("--json"))
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
-        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color"))
+        // The config file's `color = false` too, for the errors of the parse and of the run alike.
+        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color") || OutputChoice.settingsTurnColourOff)
         let mayAskForScript = arguments.contains(where: CompletionScriptCheck.mayAskForScript)
         var parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(unless: mayAskForScript) {
             Result { try parseAsRoot() }

@@ -243,4 +243,23 @@ import TestSupport
         #expect(!plain.stdout.contains("\u{1B}["))
         await server.shutdown()
     }
+
+    /// `color = false` holds for errors too: one the parser finds, and one of the run.
+    @Test func colourTurnedOffInTheFileLeavesErrorsPlain() throws {
+        let unreachable = "[swapi]\nurl = \"http://127.0.0.1:9/api\"\n"
+        let (reader, path) = try Self.reader(config: unreachable)
+        let parseError = ["films", "--page", "0"], runError = ["films", "--retries", "0"]
+        for arguments in [parseError, runError] {
+            let coloured = try reader.runOnTerminal(arguments, streams: [.standardError])
+            #expect(coloured.stderr.hasPrefix("\u{1B}[31merror R1001\u{1B}[0m:") || coloured.stderr.hasPrefix("\u{1B}[31merror T"),
+                    "the control run must colour: \(coloured.stderr.debugDescription)")
+        }
+        try Data(("color = false\n" + unreachable).utf8).write(to: URL(fileURLWithPath: path))
+        let plainParse = try reader.runOnTerminal(parseError, streams: [.standardError])
+        #expect(plainParse.status == 64)
+        #expect(plainParse.stderr.hasPrefix("error R1001: --page must be a whole number from 1 to 10000, got 0"), "\(plainParse.stderr.debugDescription)")
+        let plainRun = try reader.runOnTerminal(runError, streams: [.standardError])
+        #expect(plainRun.status != 0 && plainRun.stderr.hasPrefix("error T"), "\(plainRun.stderr.debugDescription)")
+        for plain in [plainParse, plainRun] { #expect(!plain.stderr.contains("\u{1B}")) }
+    }
 }
