@@ -29,4 +29,21 @@ import TestSupport
         #expect(server.requests.isEmpty)
         await server.shutdown()
     }
+
+    /// The cache commands' options are taken before the subcommand's name as after it.
+    @Test func theCacheCommandsTakeTheirOptionsBeforeTheSubcommand() throws {
+        let reader = ReaderProcess()
+        let path = reader.folder.appendingPathComponent("elsewhere.sqlite").path
+        let before = try reader.run("cache", "--cache-path", path, "path")
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout == path + "\n")
+        let after = try reader.run("cache", "path", "--cache-path", path)
+        #expect(after.status == 0 && after.stdout == path + "\n", "\(after.stderr)")
+        let json = try reader.run("cache", "--json", "--cache-path", path, "path")
+        #expect(json.json?["path"] as? String == path, "\(json.stdout) \(json.stderr)")
+        // Without a subcommand: stats, the default, on that file.
+        let stats = try reader.run("cache", "--cache-path", path, "--json")
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.json?["path"] as? String == path, "\(stats.stdout)")
+    }
 }
