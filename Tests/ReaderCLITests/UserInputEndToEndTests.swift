@@ -46,4 +46,70 @@ import TestSupport
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(stats.json?["path"] as? String == path, "\(stats.stdout)")
     }
+
+    /// A relative `$HOME` is ignored as a relative `$XDG_CACHE_HOME` is, and said to be relative.
+    @Test func aRelativeHomeIsToldAsRelative() throws {
+        var reader = ReaderProcess()
+        reader.environment["READER_CACHE_PATH"] = nil
+        reader.environment["HOME"] = "home"
+        reader.environment["XDG_CACHE_HOME"] = "cache"
+        let cache = try reader.run("cache", "path")
+        #expect(cache.status == 78)
+        #expect(cache.stderr.hasPrefix("""
+            error R1002: no cache location: set READER_CACHE_PATH, or XDG_CACHE_HOME or HOME to a full path \
+            (READER_CACHE_PATH is not set, XDG_CACHE_HOME is relative ("cache") and HOME is relative ("home"): \
+            a folder must be a full path, starting with /)
+
+            """), "\(cache.stderr)")
+        let config = try reader.run("config")
+        #expect(config.status == 0, "\(config.stderr)")
+        #expect(config.stdout.hasPrefix("""
+            config file: none (XDG_CONFIG_HOME is not set and HOME is relative ("home"): a folder must be a full path, starting with /)
+
+            """), "\(config.stdout)")
+
+        // With a full HOME, the relative XDG_CACHE_HOME is still ignored.
+        reader.environment["HOME"] = reader.folder.path
+        let ignored = try reader.run("cache", "path")
+        #expect(ignored.stdout == reader.folder.path + "/.cache/reader/cache.sqlite\n", "\(ignored.stderr)")
+    }
+
+    /// `~/` at the start of a cache path is the home folder, as a shell would have made it.
+    @Test func aLeadingTildeInTheCachePathIsTheHomeFolder() async throws {
+        let server = try await TestServer(Fixtures.route)
+        var reader = ReaderProcess(server: server)
+        let home = reader.folder.path
+        reader.environment["READER_CACHE_PATH"] = "~/kept/x.sqlite"
+        let path = try reader.run("cache", "path")
+        #expect(path.status == 0 && path.stdout == home + "/kept/x.sqlite\n", "\(path.stdout) \(path.stderr)")
+        let flag = try reader.run("cache", "path", "--cache-path", "~/y.sqlite")
+        #expect(flag.status == 0 && flag.stdout == home + "/y.sqlite\n", "\(flag.stdout) \(flag.stderr)")
+        // The cache is made there.
+        let films = try reader.run("films")
+        #expect(films.status == 0, "\(films.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home + "/kept/x.sqlite"))
+
+        reader.environment["READER_CACHE_PATH"] = "~other/x.sqlite"
+        let other = try reader.run("cache", "path")
+        #expect(other.status == 78)
+        #expect(other.stderr.hasPrefix("""
+            error R1002: READER_CACHE_PATH starts with ~name ("~other/x.sqlite"), another user's folder, which reader does not look up: give a full path
+
+            """), "\(other.stderr)")
+        reader.environment["READER_CACHE_PATH"] = "~/x.sqlite"
+        reader.environment["HOME"] = "home"
+        let relative = try reader.run("cache", "path")
+        #expect(relative.status == 78)
+        #expect(relative.stderr.hasPrefix("""
+            error R1002: READER_CACHE_PATH starts with ~ ("~/x.sqlite"), but HOME is relative ("home"): give a full path
+
+            """), "\(relative.stderr)")
+        let relativeFlag = try reader.run("cache", "path", "--cache-path", "~/x.sqlite")
+        #expect(relativeFlag.status == 64)
+        #expect(relativeFlag.stderr.hasPrefix("""
+            error R1001: --cache-path starts with ~ ("~/x.sqlite"), but HOME is relative ("home"): give a full path
+
+            """), "\(relativeFlag.stderr)")
+        await server.shutdown()
+    }
 }

@@ -72,6 +72,11 @@ import Testing
         // A relative XDG_CONFIG_HOME is ignored, as the XDG rules say.
         #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "x", "HOME": "/h"]) == "/h/.config/reader/config.toml")
         #expect(ConfigFile.path(environment: [:]) == nil)
+        // A relative HOME is ignored too, and told as relative, not unset.
+        #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "x", "HOME": "h"]) == nil)
+        #expect(ConfigFile.noPathReason(environment: ["XDG_CONFIG_HOME": "x", "HOME": "h"])
+            == "XDG_CONFIG_HOME is relative (\"x\") and HOME is relative (\"h\"): a folder must be a full path, starting with /")
+        #expect(ConfigFile.noPathReason(environment: ["HOME": ""]) == "XDG_CONFIG_HOME is not set and HOME is empty")
     }
 
     @Test func wordsAreHiddenWholeAndPhrasesInARow() {

@@ -75,16 +75,16 @@ public struct ConfigFile: Sendable, Equatable {
                               "reddit.hide-subreddits", "reddit.hide-words", "sync.swapi"]
 
     /// Where the file is: `$XDG_CONFIG_HOME/reader/config.toml` when that is an absolute path (the
-    /// XDG rule: a relative one is ignored), else `$HOME/.config/reader/config.toml`; nil without
-    /// either.
+    /// XDG rule: a relative one is ignored), else `$HOME/.config/reader/config.toml` when `$HOME`
+    /// is; nil without either (``noPathReason(environment:)`` says why).
     public static func path(environment: [String: String]) -> String? {
-        if let folder = environment["XDG_CONFIG_HOME"], folder.hasPrefix("/") {
-            return (folder as NSString).appendingPathComponent("reader/config.toml")
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return (home as NSString).appendingPathComponent(".config/reader/config.toml")
-        }
-        return nil
+        UserFolders.folder("XDG_CONFIG_HOME", else: ".config", then: "reader/config.toml", in: environment)
+    }
+
+    /// Why there is no ``path(environment:)``: what `$XDG_CONFIG_HOME` and `$HOME` are (unset,
+    /// empty, or relative and so ignored).
+    public static func noPathReason(environment: [String: String]) -> String {
+        UserFolders.unusable(["XDG_CONFIG_HOME", "HOME"], in: environment)
     }
 
     /// Reads and checks the file at `path`.
