@@ -112,4 +112,17 @@ import TestSupport
             """), "\(relativeFlag.stderr)")
         await server.shutdown()
     }
+
+    /// An escape character in a service URL is refused, as a space or a CR is, and never shown.
+    @Test(arguments: ["\u{1B}]0;owned\u{07}", "\u{7F}", "\u{9B}31m"])
+    func aControlCharacterInAServiceURLIsRefused(control: String) throws {
+        var reader = ReaderProcess()
+        reader.environment["READER_SWAPI_URL"] = "http://127.0.0.1:9/a" + control + "pi"
+        let result = try reader.run("films")
+        #expect(result.status == 78)
+        let code = String(format: "U+%04X", control.unicodeScalars.first!.value)
+        #expect(result.stderr.hasPrefix("error R1002: READER_SWAPI_URL holds a control character (\(code)), which no URL may hold: \"http://127.0.0.1:9/a"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{7F}") && !result.stderr.contains("\u{9B}"))
+    }
 }

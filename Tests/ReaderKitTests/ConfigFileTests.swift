@@ -79,6 +79,35 @@ import Testing
         #expect(ConfigFile.noPathReason(environment: ["HOME": ""]) == "XDG_CONFIG_HOME is not set and HOME is empty")
     }
 
+    /// Any control character — C0, DEL, C1 — makes a URL from the environment or the file a
+    /// configuration error, as a space or a CR does, saying which.
+    @Test(arguments: [0x1B, 0x00, 0x07, 0x0D, 0x7F, 0x85, 0x9B] as [UInt32])
+    func aControlCharacterInAServiceURLIsRefused(control: UInt32) throws {
+        let character = String(Character(try #require(Unicode.Scalar(control))))
+        let code = String(format: "U+%04X", control)
+        var settings = ReaderSettings.builtIn
+        #expect(message { () throws(ReaderError) in
+            try settings.apply(environment: ["READER_SWAPI_URL": "http://127.0.0.1:8080/a" + character + "pi"])
+        }.hasPrefix("READER_SWAPI_URL holds a control character (\(code)), which no URL may hold: \"http://127.0.0.1:8080/a"))
+        // TOML writes it as an escape; the file's key is named as the variable is. (TOMLKit hands
+        // over a string with `\u0000` cut there, as a C string: what is left holds none.)
+        guard control != 0 else { return }
+        #expect(message { () throws(ReaderError) in
+            _ = try ConfigFile.parse("[swapi]\nurl = \"http://127.0.0.1:8080/a\\u\(String(format: "%04X", control))pi\"\n",
+                                     path: "/c.toml", isPrivate: true)
+        }.hasPrefix("/c.toml:2: swapi.url holds a control character (\(code)), which no URL may hold"))
+    }
+
+    /// The message of the configuration error `body` throws; "" when it throws none or another.
+    private func message(_ body: () throws(ReaderError) -> Void) -> String {
+        do throws(ReaderError) {
+            try body()
+        } catch {
+            if case .invalidConfiguration(let text) = error { return text }
+        }
+        return ""
+    }
+
     @Test func wordsAreHiddenWholeAndPhrasesInARow() {
         let filter = PostFilter(hiddenSubreddits: ["r/Politics"], hiddenWords: ["AI", "game of thrones"])
         #expect(filter.hides(subreddit: "python", title: "AI, again?"))
