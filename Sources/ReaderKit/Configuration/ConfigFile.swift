@@ -163,9 +163,7 @@ public struct ConfigFile: Sendable, Equatable {
             file.lines[key] = keyLines.line(of: key)
             switch key {
             case "timeout":
-                let duration = try reader.duration(value)
-                guard duration > .zero, duration <= maximumTimeout else { throw reader.failure("must be more than 0 and at most 1 hour") }
-                file.timeout = duration
+                file.timeout = try reader.duration(value, bounds: "more than 0 and at most 1 hour") { $0 > .zero && $0 <= maximumTimeout }
             case "retries":
                 guard let number = value.int else { throw reader.failure("must be a whole number from 0 to 10") }
                 guard (0...10).contains(number) else { throw reader.failure("must be from 0 to 10, got \(number)") }
@@ -255,25 +253,28 @@ private struct ValueReader {
         return flag
     }
 
-    /// A number of seconds, or text as the flags take it (`90s`, `500ms`, `5m`, `2h`, `7d`), at
-    /// most ``ConfigFile/maximumTimeSpan``.
-    func duration(_ value: TOMLValueConvertible) throws(ReaderError) -> Duration {
-        let problem = "must be a time such as \"90s\", \"5m\", \"2h\" or \"7d\", or a number of seconds, from 0 to 100 years"
+    /// A number of seconds, or text as the flags take it (`90s`, `500ms`, `5m`, `2h`, `7d`), from 0
+    /// to ``ConfigFile/maximumTimeSpan``, that `accepts` takes. `bounds` is the range `accepts`
+    /// takes in words: a value out of it is told the key's real bounds, and what it was.
+    func duration(_ value: TOMLValueConvertible, bounds: String = "from 0 to 100 years",
+                  accepts: (Duration) -> Bool = { _ in true }) throws(ReaderError) -> Duration {
         let seconds: Double
+        let given: String
         if let whole = value.int {
-            guard (0...Int(ConfigFile.maximumTimeSpan.components.seconds)).contains(whole) else { throw failure(problem) }
-            seconds = Double(whole)
+            (seconds, given) = (Double(whole), String(whole))
         } else if let fraction = value.double {
-            seconds = fraction
+            (seconds, given) = (fraction, String(fraction))
         } else if let text = value.string, let parsed = OutsideNumbers.number(text, units: OutsideNumbers.timeUnits) {
-            seconds = parsed
+            (seconds, given) = (parsed, "\"\(TerminalText.sanitise(text, maxLength: 40))\"")
         } else {
-            throw failure(problem)
+            throw failure("must be a time such as \"90s\", \"5m\", \"2h\" or \"7d\", or a number of seconds, \(bounds)")
         }
-        guard seconds.isFinite, seconds >= 0, seconds <= Double(ConfigFile.maximumTimeSpan.components.seconds) else {
-            throw failure(problem)
+        // Bounded before the conversion, which would trap on a number of milliseconds beyond Int64.
+        guard seconds.isFinite, seconds >= 0, seconds <= Double(ConfigFile.maximumTimeSpan.components.seconds),
+              case let duration = Duration.milliseconds(Int64((seconds * 1000).rounded())), accepts(duration) else {
+            throw failure("must be \(bounds), got \(given)")
         }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        return duration
     }
 
     func url(_ value: TOMLValueConvertible) throws(ReaderError) -> URL {
