@@ -125,4 +125,16 @@ import TestSupport
                 "\(result.stderr)")
         #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{7F}") && !result.stderr.contains("\u{9B}"))
     }
+
+    /// A client id too long is told the rule applied, its length with it.
+    @Test func aClientIDTooLongIsToldTheRuleApplied() throws {
+        var reader = ReaderProcess()
+        reader.environment["READER_REDDIT_CLIENT_ID"] = String(repeating: "a", count: 256)
+        let result = try reader.run("posts", "popular")
+        #expect(result.status == 78)
+        #expect(result.stderr.hasPrefix("""
+            error R1002: READER_REDDIT_CLIENT_ID is not a Reddit client id: it must be 1 to 100 printable ASCII characters, without spaces or ':'
+
+            """), "\(result.stderr)")
+    }
 }

@@ -45,7 +45,7 @@ import Testing
             try ConfigFile.parse("[reddit]\nclient-secret = \"topsecret\"\nclient-id = \"abc\"\n", path: "/c.toml", isPrivate: false)
         }
         #expect(throws: ReaderError.invalidConfiguration(
-            "/c.toml:3: reddit.client-secret: is not a Reddit client secret: it must be printable, without spaces or ':'")) {
+            "/c.toml:3: reddit.client-secret: is not a Reddit client secret: it must be 1 to 200 printable ASCII characters, without spaces or ':'")) {
             try ConfigFile.parse("[reddit]\nclient-id = \"abc\"\nclient-secret = \"top secret\"\n", path: "/c.toml", isPrivate: true)
         }
     }
@@ -77,6 +77,33 @@ import Testing
         #expect(ConfigFile.noPathReason(environment: ["XDG_CONFIG_HOME": "x", "HOME": "h"])
             == "XDG_CONFIG_HOME is relative (\"x\") and HOME is relative (\"h\"): a folder must be a full path, starting with /")
         #expect(ConfigFile.noPathReason(environment: ["HOME": ""]) == "XDG_CONFIG_HOME is not set and HOME is empty")
+    }
+
+    /// The rule a client id or secret is told is the rule applied: its length too.
+    @Test(arguments: [String(repeating: "a", count: 101), String(repeating: "a", count: 256), "has space", "a:b", "é"])
+    func aClientIDThatCannotBeOneIsToldTheWholeRule(id: String) {
+        let rule = "it must be 1 to 100 printable ASCII characters, without spaces or ':'"
+        #expect(throws: ReaderError.invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: \(rule)")) {
+            _ = try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id])
+        }
+        #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.client-id: is not a Reddit client id: \(rule)")) {
+            try ConfigFile.parse("[reddit]\nclient-id = \"\(id)\"\n", path: "/c.toml", isPrivate: true)
+        }
+    }
+
+    @Test func theLongestClientIDAndSecretAreTaken() throws {
+        let id = String(repeating: "i", count: 100), secret = String(repeating: "s", count: 200)
+        #expect(try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id, "READER_REDDIT_CLIENT_SECRET": secret])
+            == RedditCredentials(clientID: id, clientSecret: secret))
+        #expect(throws: ReaderError.invalidConfiguration(
+            "READER_REDDIT_CLIENT_SECRET is not a Reddit client secret: it must be 1 to 200 printable ASCII characters, without spaces or ':'")) {
+            _ = try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id, "READER_REDDIT_CLIENT_SECRET": secret + "s"])
+        }
+        // An empty id in the file is refused by the same rule, not taken for a missing one.
+        #expect(throws: ReaderError.invalidConfiguration(
+            "/c.toml:2: reddit.client-id: is not a Reddit client id: it must be 1 to 100 printable ASCII characters, without spaces or ':'")) {
+            try ConfigFile.parse("[reddit]\nclient-id = \"\"\n", path: "/c.toml", isPrivate: true)
+        }
     }
 
     /// Any control character — C0, DEL, C1 — makes a URL from the environment or the file a

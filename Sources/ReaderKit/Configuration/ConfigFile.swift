@@ -177,9 +177,7 @@ public struct ConfigFile: Sendable, Equatable {
             case "reddit.oauth-url": file.redditOAuthURL = try reader.url(value)
             case "reddit.client-id":
                 let id = try reader.string(value)
-                guard RedditCredentials.isCredential(id), id.count <= 100 else {
-                    throw reader.failure("is not a Reddit client id: it must be printable, without spaces or ':'")
-                }
+                if let problem = RedditCredentials.idProblem(id) { throw reader.failure("is not a Reddit client id: \(problem)") }
                 file.redditCredentials = RedditCredentials(clientID: id, clientSecret: file.redditCredentials?.clientSecret)
             case "reddit.client-secret":
                 guard isPrivate else {
@@ -187,9 +185,7 @@ public struct ConfigFile: Sendable, Equatable {
                 }
                 let secret = try reader.string(value)
                 // The message never shows the secret.
-                guard RedditCredentials.isCredential(secret), secret.count <= 200 else {
-                    throw reader.failure("is not a Reddit client secret: it must be printable, without spaces or ':'")
-                }
+                if let problem = RedditCredentials.secretProblem(secret) { throw reader.failure("is not a Reddit client secret: \(problem)") }
                 file.redditCredentials = RedditCredentials(clientID: file.redditCredentials?.clientID ?? "", clientSecret: secret)
             case "reddit.subreddits":
                 let names = try reader.subreddits(value)
