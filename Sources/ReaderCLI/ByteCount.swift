@@ -3,7 +3,7 @@ import Foundation
 import ReaderKit
 
 /// A size on the command line: `100MB`, `512k`, `1g` or a number of bytes. Units are powers of
-/// 1024, as `du -h` and `ls -h` count.
+/// 1024, as `du -h` and `ls -h` count. A negative size (`-1`) is read too, for its option to refuse.
 struct ByteCount: ExpressibleByArgument, Equatable {
     var bytes: Int
 
@@ -13,9 +13,12 @@ struct ByteCount: ExpressibleByArgument, Equatable {
         let (kilo, mega, giga): (Double, Double, Double) = (1024, 1024 * 1024, 1024 * 1024 * 1024)
         let units = ["": 1, "b": 1, "k": kilo, "kb": kilo, "kib": kilo, "m": mega, "mb": mega, "mib": mega,
                      "g": giga, "gb": giga, "gib": giga]
-        guard let value = OutsideNumbers.number(argument, units: units, spaceBeforeUnit: true),
+        // A negative size is read, so that the option's own check can say what is wrong with it.
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        let negative = text.hasPrefix("-")
+        guard let value = OutsideNumbers.number(negative ? String(text.dropFirst()) : text, units: units, spaceBeforeUnit: true),
               value <= Double(Int64.max / 2) else { return nil }
-        bytes = Int(value)
+        bytes = negative ? -Int(value) : Int(value)
     }
 
     /// How `--help` shows a default: `100MB`.

@@ -18,6 +18,12 @@ extension Reader {
         static let examples = ["reader cache", "reader cache stats --json", "reader cache prune --older-than 7d",
                                "reader cache clear --api reddit", "reader cache path"]
 
+        // The subcommands' options, taken before the subcommand's name too
+        // (`reader cache --cache-path P path`): ArgumentParser hands a subcommand the option group
+        // of the same type that its parent decoded.
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var cacheFile: CacheFileOptions
+
         struct Stats: AsyncParsableCommand, HelpExamples {
             static let examples = ["reader cache stats", "reader cache stats --json"]
 
@@ -103,6 +109,12 @@ extension Reader {
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
+
+            func validate() throws {
+                if let problem = olderThan.problem("--older-than", within: .zero...ConfigFile.maximumTimeSpan, bounds: "from 0 to 100 years") {
+                    throw ValidationError(problem)
+                }
+            }
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in

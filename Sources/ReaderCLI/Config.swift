@@ -111,7 +111,7 @@ extension Reader {
             let rows = rows(settings)
             let file = settings.configFilePath.map { TerminalText.sanitise($0, maxLength: 300) }
             var lines = ["config file: " + (file.map { "\($0) (\(settings.configFileFound ? "read" : "none there"))" }
-                ?? "none ($XDG_CONFIG_HOME and $HOME are not set)"), ""]
+                ?? "none (\(ConfigFile.noPathReason(environment: ProcessEnvironment.current)))"), ""]
             let nameWidth = rows.map(\.name.count).max() ?? 0
             let sourceWidth = rows.map { TerminalText.width($0.source.description) }.max() ?? 0
             lines.append(style.bold(TerminalText.pad("SETTING", toWidth: nameWidth) + "  " + TerminalText.pad("FROM", toWidth: sourceWidth) + "  VALUE"))

@@ -31,7 +31,12 @@ struct OutputChoice {
 
     /// Whether colour is off by the flag, the environment or the config file.
     var colourOff: Bool {
-        noColor || (try? ProcessSettings.fromFileAndEnvironment.get())?.color.value == false
+        noColor || Self.settingsTurnColourOff
+    }
+
+    /// Whether the config file or the environment turns colour off (a broken config file does not).
+    static var settingsTurnColourOff: Bool {
+        (try? ProcessSettings.fromFileAndEnvironment.get())?.color.value == false
     }
 
     func makeOutput() -> Output {
@@ -102,10 +107,15 @@ struct SettingChoice {
     var maxStale: TimeSpan?
 
     func validate() throws {
-        if let timeout, !(timeout.duration > .zero && timeout.duration <= ConfigFile.maximumTimeout) {
-            throw ValidationError("--timeout must be more than 0 and at most 1 hour")
+        if let problem = timeout?.problem("--timeout", within: .milliseconds(1)...ConfigFile.maximumTimeout, bounds: "more than 0 and at most 1 hour") {
+            throw ValidationError(problem)
         }
         if let retries, !(0...10).contains(retries) { throw ValidationError("--retries must be from 0 to 10, got \(retries)") }
+        for (option, span) in [("--max-age", maxAge), ("--max-stale", maxStale)] {
+            if let problem = span?.problem(option, within: .zero...ConfigFile.maximumTimeSpan, bounds: "from 0 to 100 years") {
+                throw ValidationError(problem)
+            }
+        }
     }
 
     /// The settings from the config file and the environment, with these flags over them.
@@ -211,7 +221,8 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
         try settingChoice.validate()
         guard !(offline && refresh) else { throw ValidationError("--offline and --refresh cannot be used together") }
         guard !(offline && wait) else { throw ValidationError("--offline and --wait cannot be used together: --offline never touches the network") }
-        guard maxWait.duration <= .seconds(86_400) else { throw ValidationError("--max-wait must be at most a day") }
+        if let problem = maxWait.problem("--max-wait", within: .zero...(.seconds(86_400)), bounds: "from 0 to a day") { throw ValidationError(problem) }
+        guard cacheSize.bytes >= 0 else { throw ValidationError("--cache-size must be 0 or more, got \(ByteCount.describe(cacheSize.bytes))") }
     }
 
     var loadOptions: LoadOptions {

@@ -45,11 +45,19 @@ struct Reader: AsyncParsableCommand, HelpExamples {
         let arguments = CommandLine.arguments.dropFirst()
         var output = Output(json: arguments.contains("--json"))
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
-        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color"))
-        let parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(
-            unless: arguments.contains(where: CompletionScriptCheck.mayAskForScript)
-        ) {
+        // The config file's `color = false` too, for the errors of the parse and of the run alike.
+        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color") || OutputChoice.settingsTurnColourOff)
+        let mayAskForScript = arguments.contains(where: CompletionScriptCheck.mayAskForScript)
+        var parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(unless: mayAskForScript) {
             Result { try parseAsRoot() }
+        }
+        // A negative number the parser took for an option: parsed again as the value it is, once for each.
+        var meant = Array(arguments)
+        for _ in arguments {
+            guard case .failure(let error) = parsed,
+                  let rewritten = NegativeNumber.asValue(in: meant, refusedWith: message(for: error)) else { break }
+            meant = rewritten
+            parsed = CompletionScriptCheck.skipping(unless: mayAskForScript) { Result { try parseAsRoot(meant) } }
         }
         do {
             return ReaderCommandLine.Parsed(command: try parsed.get(), output: output)
@@ -207,5 +215,40 @@ enum CompletionScriptCheck {
     static func skipping<T>(unless mayAskForScript: Bool, _ parse: () -> T) -> T {
         guard !mayAskForScript else { return parse() }
         return $skipped.withValue(true, operation: parse)
+    }
+}
+
+/// A negative number where a command takes a value (`--page -1`, `reader people -99`), which
+/// ArgumentParser reads as an option: "Missing value for '--page <page>'", "Unknown option '-99'".
+/// Rewritten so that it can only be a value, and parsed again, the number reaches the command's own
+/// check, which says what it takes. Only a command line the parser refused is looked at: any other
+/// parses as before, at no cost.
+enum NegativeNumber {
+    /// `arguments` with the negative number `refusal` is about made a value: `--page=-1` for an
+    /// option's, `-- -99` at the end for an argument's (unless a `--` is there already). Nil when
+    /// `refusal` is about something else.
+    static func asValue(in arguments: [String], refusedWith refusal: String) -> [String]? {
+        var rewritten = arguments
+        if refusal.hasPrefix("Missing value for '") {
+            let option = refusal.dropFirst("Missing value for '".count).prefix { $0 != " " && $0 != "'" }
+            guard let index = arguments.indices.first(where: { arguments[$0] == option && $0 + 1 < arguments.count
+                      && isNegativeNumber(arguments[$0 + 1]) }) else { return nil }
+            rewritten[index] = "\(option)=\(arguments[index + 1])"
+            rewritten.remove(at: index + 1)
+            return rewritten
+        }
+        guard !arguments.contains("--"),
+              let index = arguments.firstIndex(where: { isNegativeNumber($0) && refusal.hasPrefix("Unknown option '\($0)'") })
+        else { return nil }
+        let number = rewritten.remove(at: index)
+        return rewritten + ["--", number]
+    }
+
+    /// `-99`, `-1.5`, `-2h`, `-1MB`: a minus, a digit, then at most 20 letters, digits and points.
+    /// No option of reader's starts with a digit.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        let rest = argument.dropFirst()
+        return argument.hasPrefix("-") && rest.first.map { $0.isASCII && $0.isNumber } == true && rest.count <= 20
+            && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }
     }
 }

@@ -22,8 +22,8 @@ extension Reader {
         @OptionGroup var cacheFile: CacheFileOptions
 
         func validate() throws {
-            guard timeout.duration > .zero, timeout.duration <= .seconds(300) else {
-                throw ValidationError("--timeout must be more than 0 and at most 5 minutes")
+            if let problem = timeout.problem("--timeout", within: .milliseconds(1)...(.seconds(300)), bounds: "more than 0 and at most 5 minutes") {
+                throw ValidationError(problem)
             }
         }
 

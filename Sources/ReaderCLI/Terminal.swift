@@ -84,9 +84,10 @@ enum Terminal {
 
     /// Whether colour may be used on `descriptor`: it is a terminal, `NO_COLOR` is unset or
     /// empty (no-color.org), `TERM` is not `dumb`, and `--no-color` was not given.
-    static func allowsColour(on descriptor: Int32, noColorFlag: Bool,
+    /// `noColorFlag` is asked only for a terminal: it may read the config file.
+    static func allowsColour(on descriptor: Int32, noColorFlag: @autoclosure () -> Bool,
                              environment: @autoclosure () -> [String: String] = ProcessEnvironment.current) -> Bool {
-        guard !noColorFlag, isatty(descriptor) == 1 else { return false }
+        guard isatty(descriptor) == 1, !noColorFlag() else { return false }
         let environment = environment()
         if let value = environment["NO_COLOR"], !value.isEmpty { return false }
         return environment["TERM"] != "dumb"
@@ -100,9 +101,10 @@ struct Style: Sendable {
 
     static let plain = Style(enabled: false)
 
-    /// The style for stdout (`descriptor` 1) or stderr (2), per ``Terminal/allowsColour(on:noColorFlag:environment:)``.
-    static func forDescriptor(_ descriptor: Int32, noColor: Bool) -> Style {
-        Style(enabled: Terminal.allowsColour(on: descriptor, noColorFlag: noColor))
+    /// The style for stdout (`descriptor` 1) or stderr (2), per ``Terminal/allowsColour(on:noColorFlag:environment:)``;
+    /// `noColor` is asked only for a terminal.
+    static func forDescriptor(_ descriptor: Int32, noColor: @autoclosure () -> Bool) -> Style {
+        Style(enabled: Terminal.allowsColour(on: descriptor, noColorFlag: noColor()))
     }
 
     func bold(_ text: String) -> String { wrap(text, "1") }

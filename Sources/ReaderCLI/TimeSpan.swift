@@ -2,28 +2,39 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-/// A length of time on the command line: `90` or `90s`, `500ms`, `5m`, `2h`, `7d`.
+/// A length of time on the command line: `90` or `90s`, `500ms`, `5m`, `2h`, `7d`. A negative one
+/// (`-1`) is read too, so that the option's own check can say what its bounds are.
 struct TimeSpan: ExpressibleByArgument, Equatable {
     var duration: Duration
 
     init(_ duration: Duration) { self.duration = duration }
 
     init?(argument: String) {
-        guard let seconds = OutsideNumbers.number(argument, units: OutsideNumbers.timeUnits),
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        let negative = text.hasPrefix("-")
+        guard let seconds = OutsideNumbers.number(negative ? String(text.dropFirst()) : text, units: OutsideNumbers.timeUnits),
               seconds <= ConfigFile.maximumTimeSpan.inSecondsForHelp else { return nil }
-        duration = .milliseconds(Int64((seconds * 1000).rounded()))
+        let milliseconds = Int64((seconds * 1000).rounded())
+        duration = .milliseconds(negative ? -milliseconds : milliseconds)
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
 
-    /// How `--help` shows a default: `20s`, `30d`, `500ms`.
+    /// How `--help` shows a default, and a message a value: `20s`, `30d`, `500ms`, `-1s`.
     var defaultValueDescription: String {
         let milliseconds = Int64(duration.inSecondsForHelp * 1000)
-        for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
-        where milliseconds >= size && milliseconds % size == 0 {
-            return "\(milliseconds / size)\(unit)"
+        let sign = milliseconds < 0 ? "-" : ""
+        let magnitude = milliseconds.magnitude
+        for (unit, size) in [("d", UInt64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        where magnitude >= size && magnitude % size == 0 {
+            return "\(sign)\(magnitude / size)\(unit)"
         }
-        return "\(milliseconds)ms"
+        return "\(sign)\(magnitude)ms"
+    }
+
+    /// Nil when the time is within `range`, else `OPTION must be BOUNDS, got VALUE`.
+    func problem(_ option: String, within range: ClosedRange<Duration>, bounds: String) -> String? {
+        range.contains(duration) ? nil : "\(option) must be \(bounds), got \(defaultValueDescription)"
     }
 }
 

@@ -97,8 +97,8 @@ import Testing
             do throws(ReaderError) { try build() } catch { return [error.message, CLIWording.message(of: error)] }
             return nil
         }
-        #expect(message { () throws(ReaderError) in _ = try SWAPI.list(Film.self, page: 0) } == ["page must be a whole number from 1, got 0",
-                                                                          "--page must be a whole number from 1, got 0"])
+        #expect(message { () throws(ReaderError) in _ = try SWAPI.list(Film.self, page: 0) } == ["page must be a whole number from 1 to 10000, got 0",
+                                                                          "--page must be a whole number from 1 to 10000, got 0"])
         #expect(message { () throws(ReaderError) in _ = try Reddit.posts(subreddit: "swift", sort: .hot, time: .week) }
                 == ["time goes with sort top or controversial, not hot", "--time goes with --sort top or controversial, not hot"])
         #expect(message { () throws(ReaderError) in _ = try CacheLocation.resolve(explicitPath: "", environment: [:]) } == ["explicitPath is empty", "--cache-path is empty"])
@@ -114,7 +114,7 @@ import Testing
     @Test func readersArgumentErrorsNameItsFlags() throws {
         let reader = ReaderProcess()
         let cases: [([String], String)] = [
-            (["films", "--page", "0"], "error R1001: --page must be a whole number from 1, got 0"),
+            (["films", "--page", "0"], "error R1001: --page must be a whole number from 1 to 10000, got 0"),
             (["films", "--search", " "], "error R1001: --search needs some text"),
             (["posts", "swift", "--limit", "500"], "error R1001: --limit must be from 1 to 100, got 500"),
             (["posts", "swift", "--after", "x"], "error R1001: --after takes a post's fullname such as t3_2xmo63, got \"x\""),

@@ -115,11 +115,14 @@ import TestSupport
         ("timeout = \"30s\"\nretries = 11\n", ":2: retries: must be from 0 to 10, got 11"),
         ("retries = -1\n", ":1: retries: must be from 0 to 10, got -1"),
         ("retries = \"3\"\n", ":1: retries: must be a whole number"),
-        ("timeout = \"2h\"\n", ":1: timeout: must be more than 0 and at most 1 hour"),
-        ("timeout = 0\n", ":1: timeout: must be more than 0"),
-        ("max-stale = \"99999999999999999999d\"\n", ":1: max-stale: must be a time"),
-        ("max-age = 9223372036854775807\n", ":1: max-age: must be a time"),
-        ("max-age = -5\n", ":1: max-age: must be a time"),
+        ("timeout = \"2h\"\n", ":1: timeout: must be more than 0 and at most 1 hour, got \"2h\"\n"),
+        // The timeout's own bounds, not those of every time in the file.
+        ("timeout = -1\n", ":1: timeout: must be more than 0 and at most 1 hour, got -1\n"),
+        ("timeout = 0\n", ":1: timeout: must be more than 0 and at most 1 hour, got 0\n"),
+        ("max-stale = \"99999999999999999999d\"\n", ":1: max-stale: must be from 0 to 100 years, got \"99999999999999999999d\"\n"),
+        ("max-age = 9223372036854775807\n", ":1: max-age: must be from 0 to 100 years, got 9223372036854775807\n"),
+        ("max-age = -5\n", ":1: max-age: must be from 0 to 100 years, got -5\n"),
+        ("timeout = \"soon\"\n", ":1: timeout: must be a time such as \"90s\", \"5m\", \"2h\" or \"7d\", or a number of seconds, more than 0 and at most 1 hour\n"),
         ("color = \"no\"\n", ":1: color: must be true or false"),
         ("retries = 3\nretires = 4\n", ":2: retires: is not a setting reader knows"),
         ("[reddit]\nsubreddits = [\"swift\", \"../x\"]\n", ":2: reddit.subreddits: \"../x\" is not a subreddit name"),
@@ -242,5 +245,24 @@ import TestSupport
         #expect(plain.status == 0 && plain.stdout.contains("A New Hope"))
         #expect(!plain.stdout.contains("\u{1B}["))
         await server.shutdown()
+    }
+
+    /// `color = false` holds for errors too: one the parser finds, and one of the run.
+    @Test func colourTurnedOffInTheFileLeavesErrorsPlain() throws {
+        let unreachable = "[swapi]\nurl = \"http://127.0.0.1:9/api\"\n"
+        let (reader, path) = try Self.reader(config: unreachable)
+        let parseError = ["films", "--page", "0"], runError = ["films", "--retries", "0"]
+        for arguments in [parseError, runError] {
+            let coloured = try reader.runOnTerminal(arguments, streams: [.standardError])
+            #expect(coloured.stderr.hasPrefix("\u{1B}[31merror R1001\u{1B}[0m:") || coloured.stderr.hasPrefix("\u{1B}[31merror T"),
+                    "the control run must colour: \(coloured.stderr.debugDescription)")
+        }
+        try Data(("color = false\n" + unreachable).utf8).write(to: URL(fileURLWithPath: path))
+        let plainParse = try reader.runOnTerminal(parseError, streams: [.standardError])
+        #expect(plainParse.status == 64)
+        #expect(plainParse.stderr.hasPrefix("error R1001: --page must be a whole number from 1 to 10000, got 0"), "\(plainParse.stderr.debugDescription)")
+        let plainRun = try reader.runOnTerminal(runError, streams: [.standardError])
+        #expect(plainRun.status != 0 && plainRun.stderr.hasPrefix("error T"), "\(plainRun.stderr.debugDescription)")
+        for plain in [plainParse, plainRun] { #expect(!plain.stderr.contains("\u{1B}")) }
     }
 }

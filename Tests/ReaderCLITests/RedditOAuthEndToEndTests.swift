@@ -139,6 +139,43 @@ import TestSupport
         await reddit.server.shutdown()
     }
 
+    /// Four listings in one run: the refusal of the app's credentials is one token request, and
+    /// each listing fails with it, at once.
+    @Test func aRefusalOfTheAppsCredentialsIsAskedOnceARun() async throws {
+        let reddit = try await FakeReddit()
+        let result = try reader(reddit, secret: "wrong-secret").run("sync", "reddit", "a", "b", "c", "d", "--json")
+        #expect(result.status == 77, "\(result.stderr)")
+        #expect(reddit.tokenRequests.count == 1, "\(reddit.tokenRequests.count) token requests")
+        #expect(reddit.apiRequests.isEmpty)
+        let sync = try #require(result.json?["reddit"] as? [String: Any], "\(result.stdout)")
+        let failures = try #require(sync["failures"] as? [[String: Any]], "\(result.stdout)")
+        #expect(failures.map { $0["code"] as? String } == ["R1004"])
+        #expect(failures.first?["count"] as? Int == 4, "\(failures)")
+        #expect((sync["not_read"] as? [[String: Any]])?.map { $0["name"] as? String } == ["r/a", "r/b", "r/c", "r/d"])
+        await reddit.server.shutdown()
+    }
+
+    /// A token renewed after a 401 and refused again: the app is refused, so renewal ends for
+    /// the run; each later listing fails with the same A401 without a request.
+    @Test func aRenewedTokenRefusedAgainEndsRenewalForTheRun() async throws {
+        let reddit = try await FakeReddit()
+        reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
+        let reader = reader(reddit)
+        let result = try reader.run("sync", "reddit", "a", "b", "c", "d", "--json")
+        #expect(result.status == 77, "\(result.stderr)")
+        #expect(reddit.tokenRequests.count == 2, "\(reddit.tokenRequests.count) token requests")
+        #expect(reddit.apiRequests.count == 2, "\(reddit.apiRequests.map(\.target))")
+        let sync = try #require(result.json?["reddit"] as? [String: Any], "\(result.stdout)")
+        let failures = try #require(sync["failures"] as? [[String: Any]], "\(result.stdout)")
+        #expect(failures.map { $0["code"] as? String } == ["A401"])
+        #expect(failures.first?["count"] as? Int == 4, "\(failures)")
+        #expect((sync["not_read"] as? [[String: Any]])?.map { $0["name"] as? String } == ["r/a", "r/b", "r/c", "r/d"])
+        // The refused token is not kept for the next run.
+        let kept = FileManager.default.contents(atPath: tokenPath(reader)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(!kept.contains("access_token"), "\(kept)")
+        await reddit.server.shutdown()
+    }
+
     @Test(arguments: [["READER_REDDIT_CLIENT_ID": "has space"], ["READER_REDDIT_CLIENT_SECRET": "only-a-secret"],
                       ["READER_REDDIT_CLIENT_ID": "id", "READER_REDDIT_CLIENT_SECRET": "a:b"],
                       ["READER_REDDIT_OAUTH_URL": "ftp://oauth"]])

@@ -45,7 +45,7 @@ import Testing
             try ConfigFile.parse("[reddit]\nclient-secret = \"topsecret\"\nclient-id = \"abc\"\n", path: "/c.toml", isPrivate: false)
         }
         #expect(throws: ReaderError.invalidConfiguration(
-            "/c.toml:3: reddit.client-secret: is not a Reddit client secret: it must be printable, without spaces or ':'")) {
+            "/c.toml:3: reddit.client-secret: is not a Reddit client secret: it must be 1 to 200 printable ASCII characters, without spaces or ':'")) {
             try ConfigFile.parse("[reddit]\nclient-id = \"abc\"\nclient-secret = \"top secret\"\n", path: "/c.toml", isPrivate: true)
         }
     }
@@ -72,6 +72,67 @@ import Testing
         // A relative XDG_CONFIG_HOME is ignored, as the XDG rules say.
         #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "x", "HOME": "/h"]) == "/h/.config/reader/config.toml")
         #expect(ConfigFile.path(environment: [:]) == nil)
+        // A relative HOME is ignored too, and told as relative, not unset.
+        #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "x", "HOME": "h"]) == nil)
+        #expect(ConfigFile.noPathReason(environment: ["XDG_CONFIG_HOME": "x", "HOME": "h"])
+            == "XDG_CONFIG_HOME is relative (\"x\") and HOME is relative (\"h\"): a folder must be a full path, starting with /")
+        #expect(ConfigFile.noPathReason(environment: ["HOME": ""]) == "XDG_CONFIG_HOME is not set and HOME is empty")
+    }
+
+    /// The rule a client id or secret is told is the rule applied: its length too.
+    @Test(arguments: [String(repeating: "a", count: 101), String(repeating: "a", count: 256), "has space", "a:b", "é"])
+    func aClientIDThatCannotBeOneIsToldTheWholeRule(id: String) {
+        let rule = "it must be 1 to 100 printable ASCII characters, without spaces or ':'"
+        #expect(throws: ReaderError.invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: \(rule)")) {
+            _ = try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id])
+        }
+        #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.client-id: is not a Reddit client id: \(rule)")) {
+            try ConfigFile.parse("[reddit]\nclient-id = \"\(id)\"\n", path: "/c.toml", isPrivate: true)
+        }
+    }
+
+    @Test func theLongestClientIDAndSecretAreTaken() throws {
+        let id = String(repeating: "i", count: 100), secret = String(repeating: "s", count: 200)
+        #expect(try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id, "READER_REDDIT_CLIENT_SECRET": secret])
+            == RedditCredentials(clientID: id, clientSecret: secret))
+        #expect(throws: ReaderError.invalidConfiguration(
+            "READER_REDDIT_CLIENT_SECRET is not a Reddit client secret: it must be 1 to 200 printable ASCII characters, without spaces or ':'")) {
+            _ = try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id, "READER_REDDIT_CLIENT_SECRET": secret + "s"])
+        }
+        // An empty id in the file is refused by the same rule, not taken for a missing one.
+        #expect(throws: ReaderError.invalidConfiguration(
+            "/c.toml:2: reddit.client-id: is not a Reddit client id: it must be 1 to 100 printable ASCII characters, without spaces or ':'")) {
+            try ConfigFile.parse("[reddit]\nclient-id = \"\"\n", path: "/c.toml", isPrivate: true)
+        }
+    }
+
+    /// Any control character — C0, DEL, C1 — makes a URL from the environment or the file a
+    /// configuration error, as a space or a CR does, saying which.
+    @Test(arguments: [0x1B, 0x00, 0x07, 0x0D, 0x7F, 0x85, 0x9B] as [UInt32])
+    func aControlCharacterInAServiceURLIsRefused(control: UInt32) throws {
+        let character = String(Character(try #require(Unicode.Scalar(control))))
+        let code = String(format: "U+%04X", control)
+        var settings = ReaderSettings.builtIn
+        #expect(message { () throws(ReaderError) in
+            try settings.apply(environment: ["READER_SWAPI_URL": "http://127.0.0.1:8080/a" + character + "pi"])
+        }.hasPrefix("READER_SWAPI_URL holds a control character (\(code)), which no URL may hold: \"http://127.0.0.1:8080/a"))
+        // TOML writes it as an escape; the file's key is named as the variable is. (TOMLKit hands
+        // over a string with `\u0000` cut there, as a C string: what is left holds none.)
+        guard control != 0 else { return }
+        #expect(message { () throws(ReaderError) in
+            _ = try ConfigFile.parse("[swapi]\nurl = \"http://127.0.0.1:8080/a\\u\(String(format: "%04X", control))pi\"\n",
+                                     path: "/c.toml", isPrivate: true)
+        }.hasPrefix("/c.toml:2: swapi.url holds a control character (\(code)), which no URL may hold"))
+    }
+
+    /// The message of the configuration error `body` throws; "" when it throws none or another.
+    private func message(_ body: () throws(ReaderError) -> Void) -> String {
+        do throws(ReaderError) {
+            try body()
+        } catch {
+            if case .invalidConfiguration(let text) = error { return text }
+        }
+        return ""
     }
 
     @Test func wordsAreHiddenWholeAndPhrasesInARow() {

@@ -7,7 +7,9 @@ import Logging
 ///
 /// Credentials are versioned by the client: a refusal of a request that carried an older
 /// credential than the current one (a sibling request renewed it meanwhile) retries with the
-/// current one without renewing again.
+/// current one without renewing again. A refusal renewing cannot mend — a renewed credential
+/// refused again, or ``obtainCredential(in:)`` throwing ``ReaderError/authentication(_:)`` — ends
+/// renewal for the client's run: later requests to the service fail at once with that error.
 public protocol Authenticator: Sendable {
     /// The only origin (scheme, host and port) the credential is sent to: never to another, nor
     /// where a redirect points.

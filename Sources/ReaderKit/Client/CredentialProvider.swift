@@ -6,6 +6,11 @@ import Logging
 /// versioned, so that a refusal of a request that carried an older credential than the current
 /// one (a sibling request renewed it meanwhile) does not discard the newer one.
 ///
+/// A refusal that renewing cannot mend — the token endpoint refusing the app's own credentials,
+/// or a service refusing a credential already renewed in this run — ends renewal for the rest of
+/// the run: every later request for that service fails at once with the same error, and the token
+/// endpoint is asked once a run, not once a request.
+///
 /// It also holds every secret the client has seen — the authenticators' own, and each credential
 /// obtained — so that a failure's text is shown without them (``ReaderError/redacting(_:)``).
 actor CredentialProvider {
@@ -31,6 +36,8 @@ actor CredentialProvider {
     private var fetches: [ServiceName: Task<Result<AuthenticationCredential, ReaderError>, Never>] = [:]
     /// The last version given to a credential: each credential held gets the next.
     private var versions = 0
+    /// The refusal that ended renewal for a service in this run, thrown again for each later request.
+    private var refusals: [ServiceName: ReaderError] = [:]
 
     init(services: ServiceConfiguration, cachePath: String?, transport: TransportHolder, logger: Logger,
          now: @escaping @Sendable () -> Date) {
@@ -56,8 +63,11 @@ actor CredentialProvider {
 
     /// The credential for `service`'s requests: this run's, else a kept one while it is usable,
     /// else a new one from the authenticator (then kept). Concurrent loads share one request for it.
+    /// - Throws: the refusal that ended renewal for `service` in this run, at once (``hasEndedRenewal(for:)``);
+    ///   the authenticator's error, a refusal of the app's credentials being remembered as one.
     func current(for service: ServiceName, _ authenticator: any Authenticator,
                  deadline: ContinuousClock.Instant) async throws(ReaderError) -> Held {
+        if let refusal = refusals[service] { throw refusal }
         if let held = credentials[service], held.credential.isUsable(at: now()) { return held }
         let session = session(deadline: deadline)
         if let stored = authenticator.storedCredential(in: session), stored.isUsable(at: now()) {
@@ -75,7 +85,15 @@ actor CredentialProvider {
         }
         let result = await fetch.value
         if fetches[service] == fetch { fetches[service] = nil }
-        let credential = try result.get()
+        let credential: AuthenticationCredential
+        switch result {
+        case .success(let obtained):
+            credential = obtained
+        case .failure(let error):
+            // The app's credentials refused: asking again in this run would be refused again.
+            if case .authentication = error { refusals[service] = error }
+            throw error
+        }
         if let held = credentials[service], held.credential == credential { return held }
         authenticator.store(credential, in: session)
         return hold(credential, for: service)
@@ -96,6 +114,20 @@ actor CredentialProvider {
         guard let current = credentials[service], current.version == refused.version else { return }
         credentials[service] = nil
         authenticator.discard(refused.credential, in: session(deadline: .now))
+    }
+
+    /// A refusal of `refused`, a credential obtained after an earlier one was refused in this run:
+    /// the service refuses the app, not a credential, so `refused` is discarded and renewal ends
+    /// for the rest of the run, every later request failing at once with `error`.
+    func endRenewal(after error: ReaderError, refusing refused: Held, of service: ServiceName, _ authenticator: any Authenticator) {
+        discard(refused, of: service, authenticator)
+        refusals[service] = error
+    }
+
+    /// Whether renewal has ended for `service` in this run (``endRenewal(after:refusing:of:_:)``, or
+    /// the token endpoint refusing the app's credentials): its requests fail without renewing.
+    func hasEndedRenewal(for service: ServiceName) -> Bool {
+        refusals[service] != nil
     }
 
     /// Whether a usable credential for `service` is held (in this run or kept), and until when;

@@ -66,6 +66,7 @@ struct PolicyLoop: Sendable {
             do throws(ReaderError) {
                 if let authenticator {
                     isIdempotent = false
+                    credential = nil
                     credential = try await credentials.current(for: service.name, authenticator, deadline: deadline)
                     isIdempotent = true
                 }
@@ -82,10 +83,12 @@ struct PolicyLoop: Sendable {
                 // A server may echo what it was sent: never show a credential back.
                 error = failure.answered(by: service).redacting(await credentials.secrets)
             }
+            // Once renewal has ended for the run, a refusal is final here too.
+            let renewalEnded = usesToken ? await credentials.hasEndedRenewal(for: service.name) : false
             let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
                                        waitsForConnectivity: options.waitForConnectivity,
-                                       usesToken: usesToken, tokenWasRenewed: tokenWasRenewed)
+                                       usesToken: usesToken, tokenWasRenewed: tokenWasRenewed || renewalEnded)
             let verdict = handler.verdict(on: error, in: context)
             var decision = verdict.decision
             logger.debug("request failed", metadata: [
@@ -95,6 +98,10 @@ struct PolicyLoop: Sendable {
                 await cache.deleteEntry(forKey: key)
                 copyDeleted = true
                 decision = then
+            }
+            // A credential renewed in this load and refused again: the app is refused, for the rest of the run.
+            if tokenWasRenewed, let authenticator, let credential, authenticator.isRefusal(error) {
+                await credentials.endRenewal(after: error, refusing: credential, of: service.name, authenticator)
             }
             if case .reset(.renewToken, let then) = decision {
                 if let authenticator, let credential { await credentials.discard(credential, of: service.name, authenticator) }

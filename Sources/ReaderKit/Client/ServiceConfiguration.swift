@@ -37,8 +37,9 @@ public struct ServiceConfiguration: Sendable {
     /// A base URL from `environment[variable]`, or `fallback` when it is unset or empty: how a
     /// service lets its address be overridden (`READER_SWAPI_URL`, `OPENLIBRARY_URL`).
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when the value is not an http(s) URL
-    ///   with a host, holds a user name or password (never shown), a query or a fragment, or has a
-    ///   port outside 1…65535. The message names the variable.
+    ///   with a host, holds a control character (C0, DEL or C1), white space, a user name or
+    ///   password (never shown), a query or a fragment, or has a port outside 1…65535. The message
+    ///   names the variable.
     public static func baseURL(in environment: [String: String], variable: String, default fallback: URL) throws(ReaderError) -> URL {
         try baseURL(environment[variable], variable: variable, default: fallback)
     }
@@ -47,6 +48,11 @@ public struct ServiceConfiguration: Sendable {
         guard let value, !value.isEmpty else { return fallback }
         // A password in the variable is a secret: never shown, whatever else is wrong.
         let shown = TerminalText.sanitise(Origin.removingUserInfo(value), maxLength: 200)
+        // A control character (C0, DEL, C1) is in no URL, and would reach a log or a terminal as a command.
+        if let control = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            let code = String(control.value, radix: 16, uppercase: true)
+            throw .invalidConfiguration("\(variable) holds a control character (U+\(String(repeating: "0", count: 4 - code.count))\(code)), which no URL may hold: \"\(shown)\"")
+        }
         if let components = URLComponents(string: value), components.user != nil || components.password != nil {
             throw .invalidConfiguration("\(variable) holds a user name or password, which ReaderKit never sends: \"\(shown)\"")
         }

@@ -75,16 +75,16 @@ public struct ConfigFile: Sendable, Equatable {
                               "reddit.hide-subreddits", "reddit.hide-words", "sync.swapi"]
 
     /// Where the file is: `$XDG_CONFIG_HOME/reader/config.toml` when that is an absolute path (the
-    /// XDG rule: a relative one is ignored), else `$HOME/.config/reader/config.toml`; nil without
-    /// either.
+    /// XDG rule: a relative one is ignored), else `$HOME/.config/reader/config.toml` when `$HOME`
+    /// is; nil without either (``noPathReason(environment:)`` says why).
     public static func path(environment: [String: String]) -> String? {
-        if let folder = environment["XDG_CONFIG_HOME"], folder.hasPrefix("/") {
-            return (folder as NSString).appendingPathComponent("reader/config.toml")
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return (home as NSString).appendingPathComponent(".config/reader/config.toml")
-        }
-        return nil
+        UserFolders.folder("XDG_CONFIG_HOME", else: ".config", then: "reader/config.toml", in: environment)
+    }
+
+    /// Why there is no ``path(environment:)``: what `$XDG_CONFIG_HOME` and `$HOME` are (unset,
+    /// empty, or relative and so ignored).
+    public static func noPathReason(environment: [String: String]) -> String {
+        UserFolders.unusable(["XDG_CONFIG_HOME", "HOME"], in: environment)
     }
 
     /// Reads and checks the file at `path`.
@@ -163,9 +163,7 @@ public struct ConfigFile: Sendable, Equatable {
             file.lines[key] = keyLines.line(of: key)
             switch key {
             case "timeout":
-                let duration = try reader.duration(value)
-                guard duration > .zero, duration <= maximumTimeout else { throw reader.failure("must be more than 0 and at most 1 hour") }
-                file.timeout = duration
+                file.timeout = try reader.duration(value, bounds: "more than 0 and at most 1 hour") { $0 > .zero && $0 <= maximumTimeout }
             case "retries":
                 guard let number = value.int else { throw reader.failure("must be a whole number from 0 to 10") }
                 guard (0...10).contains(number) else { throw reader.failure("must be from 0 to 10, got \(number)") }
@@ -179,9 +177,7 @@ public struct ConfigFile: Sendable, Equatable {
             case "reddit.oauth-url": file.redditOAuthURL = try reader.url(value)
             case "reddit.client-id":
                 let id = try reader.string(value)
-                guard RedditCredentials.isCredential(id), id.count <= 100 else {
-                    throw reader.failure("is not a Reddit client id: it must be printable, without spaces or ':'")
-                }
+                if let problem = RedditCredentials.idProblem(id) { throw reader.failure("is not a Reddit client id: \(problem)") }
                 file.redditCredentials = RedditCredentials(clientID: id, clientSecret: file.redditCredentials?.clientSecret)
             case "reddit.client-secret":
                 guard isPrivate else {
@@ -189,9 +185,7 @@ public struct ConfigFile: Sendable, Equatable {
                 }
                 let secret = try reader.string(value)
                 // The message never shows the secret.
-                guard RedditCredentials.isCredential(secret), secret.count <= 200 else {
-                    throw reader.failure("is not a Reddit client secret: it must be printable, without spaces or ':'")
-                }
+                if let problem = RedditCredentials.secretProblem(secret) { throw reader.failure("is not a Reddit client secret: \(problem)") }
                 file.redditCredentials = RedditCredentials(clientID: file.redditCredentials?.clientID ?? "", clientSecret: secret)
             case "reddit.subreddits":
                 let names = try reader.subreddits(value)
@@ -255,25 +249,28 @@ private struct ValueReader {
         return flag
     }
 
-    /// A number of seconds, or text as the flags take it (`90s`, `500ms`, `5m`, `2h`, `7d`), at
-    /// most ``ConfigFile/maximumTimeSpan``.
-    func duration(_ value: TOMLValueConvertible) throws(ReaderError) -> Duration {
-        let problem = "must be a time such as \"90s\", \"5m\", \"2h\" or \"7d\", or a number of seconds, from 0 to 100 years"
+    /// A number of seconds, or text as the flags take it (`90s`, `500ms`, `5m`, `2h`, `7d`), from 0
+    /// to ``ConfigFile/maximumTimeSpan``, that `accepts` takes. `bounds` is the range `accepts`
+    /// takes in words: a value out of it is told the key's real bounds, and what it was.
+    func duration(_ value: TOMLValueConvertible, bounds: String = "from 0 to 100 years",
+                  accepts: (Duration) -> Bool = { _ in true }) throws(ReaderError) -> Duration {
         let seconds: Double
+        let given: String
         if let whole = value.int {
-            guard (0...Int(ConfigFile.maximumTimeSpan.components.seconds)).contains(whole) else { throw failure(problem) }
-            seconds = Double(whole)
+            (seconds, given) = (Double(whole), String(whole))
         } else if let fraction = value.double {
-            seconds = fraction
+            (seconds, given) = (fraction, String(fraction))
         } else if let text = value.string, let parsed = OutsideNumbers.number(text, units: OutsideNumbers.timeUnits) {
-            seconds = parsed
+            (seconds, given) = (parsed, "\"\(TerminalText.sanitise(text, maxLength: 40))\"")
         } else {
-            throw failure(problem)
+            throw failure("must be a time such as \"90s\", \"5m\", \"2h\" or \"7d\", or a number of seconds, \(bounds)")
         }
-        guard seconds.isFinite, seconds >= 0, seconds <= Double(ConfigFile.maximumTimeSpan.components.seconds) else {
-            throw failure(problem)
+        // Bounded before the conversion, which would trap on a number of milliseconds beyond Int64.
+        guard seconds.isFinite, seconds >= 0, seconds <= Double(ConfigFile.maximumTimeSpan.components.seconds),
+              case let duration = Duration.milliseconds(Int64((seconds * 1000).rounded())), accepts(duration) else {
+            throw failure("must be \(bounds), got \(given)")
         }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        return duration
     }
 
     func url(_ value: TOMLValueConvertible) throws(ReaderError) -> URL {

@@ -15,7 +15,8 @@ public struct RedditCredentials: Sendable, Equatable, CustomStringConvertible, C
 
     /// Reads `READER_REDDIT_CLIENT_ID` and `READER_REDDIT_CLIENT_SECRET`; nil when no client id is set.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` naming the variable that cannot be a
-    ///   credential (empty, spaces, a colon, control characters), never showing a secret.
+    ///   credential (an id longer than 100 characters or a secret longer than 200, a space, a colon,
+    ///   anything but printable ASCII), with the rule it breaks, never showing a secret.
     public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> RedditCredentials? {
         let secret = environment["READER_REDDIT_CLIENT_SECRET"]
         guard let id = environment["READER_REDDIT_CLIENT_ID"], !id.isEmpty else {
@@ -24,21 +25,43 @@ public struct RedditCredentials: Sendable, Equatable, CustomStringConvertible, C
             }
             return nil
         }
-        guard isCredential(id), id.count <= 100 else {
-            throw .invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: it must be printable, without spaces or ':'")
+        if let problem = idProblem(id) {
+            throw .invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: \(problem)")
         }
         if let secret, !secret.isEmpty {
-            guard isCredential(secret), secret.count <= 200 else {
-                throw .invalidConfiguration("READER_REDDIT_CLIENT_SECRET is not a Reddit client secret: it must be printable, without spaces or ':'")
+            // The message never shows the secret.
+            if let problem = secretProblem(secret) {
+                throw .invalidConfiguration("READER_REDDIT_CLIENT_SECRET is not a Reddit client secret: \(problem)")
             }
             return RedditCredentials(clientID: id, clientSecret: secret)
         }
         return RedditCredentials(clientID: id)
     }
 
-    /// Printable ASCII with no space and no colon, which HTTP basic auth would split on.
-    static func isCredential(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) && $0 != ":" }
+    /// The longest client id taken: Reddit's are about 22 characters.
+    static let maximumIDLength = 100
+    /// The longest client secret taken: Reddit's are about 30 characters.
+    static let maximumSecretLength = 200
+
+    /// Why `id` cannot be a client id, as the rule it breaks; nil when it can be one.
+    static func idProblem(_ id: String) -> String? {
+        problem(id, maximumLength: maximumIDLength)
+    }
+
+    /// Why `secret` cannot be a client secret, as the rule it breaks (never showing it); nil when it can be one.
+    static func secretProblem(_ secret: String) -> String? {
+        problem(secret, maximumLength: maximumSecretLength)
+    }
+
+    /// The whole rule, said whenever any part of it is broken: 1 to `maximumLength` printable
+    /// ASCII characters with no space and no colon, which HTTP basic auth would split on.
+    private static func problem(_ text: String, maximumLength: Int) -> String? {
+        guard text.isEmpty || text.utf8.count > maximumLength || !text.unicodeScalars.allSatisfy(isCredentialCharacter) else { return nil }
+        return "it must be 1 to \(maximumLength) printable ASCII characters, without spaces or ':'"
+    }
+
+    private static func isCredentialCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (0x21...0x7E).contains(scalar.value) && scalar != ":"
     }
 
     /// `Basic base64(id:secret)`, with an empty secret for an installed app.

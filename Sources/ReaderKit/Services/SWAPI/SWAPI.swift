@@ -21,7 +21,7 @@ public enum SWAPI {
             query.append(URLQueryItem(name: "search", value: trimmed))
         }
         if let page {
-            guard page >= 1, page <= 10_000 else { throw .invalidArgument("\(name: "page") must be a whole number from 1, got \(page)") }
+            guard page >= 1, page <= 10_000 else { throw .invalidArgument("\(name: "page") must be a whole number from 1 to 10000, got \(page)") }
             // Page 1 is the list itself: one URL, so one cache entry, however it was asked for.
             if page > 1 { query.append(URLQueryItem(name: "page", value: String(page))) }
         }
@@ -31,7 +31,7 @@ public enum SWAPI {
     /// One resource by id, such as `films/1/`.
     /// - Throws: ``ReaderError/invalidArgument(_:)`` when `id` is not positive.
     public static func resource<Resource: SWAPIResource>(_ type: Resource.Type, id: Int) throws(ReaderError) -> Endpoint<Resource> {
-        guard id >= 1, id <= 1_000_000 else { throw .invalidArgument("the id must be a whole number from 1, got \(id)") }
+        guard id >= 1, id <= 1_000_000 else { throw .invalidArgument("the id must be a whole number from 1 to 1000000, got \(id)") }
         return Endpoint(service: SWAPIService.name, path: "\(Resource.collection.rawValue)/\(id)/")
     }
 }
