@@ -102,12 +102,13 @@ import TestSupport
         notModified.withLockedValue { $0 = true }
         let result = try reader.run("films", "1", "--max-age", "0s")
 
-        // Then the copy is shown, as for any 304.
+        // Then the copy is shown, as for any 304: confirmed, not served stale in place of an error.
         let asked = server.requests.filter { $0.path == "/api/films/1/" }
         #expect(asked.count == 2)
         #expect(asked.allSatisfy { $0.headers["if-none-match"] == nil && $0.headers["if-modified-since"] == nil })
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("A New Hope"), "\(result.stdout)")
+        #expect(!result.stderr.contains("H304") && !result.stderr.contains("showing cached data"), "\(result.stderr)")
         await server.shutdown()
     }
 

@@ -96,6 +96,20 @@ import TestSupport
         #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/r/elsewhere/hot.json")!, from: from) == nil)
     }
 
+    /// A token endpoint that redirects is the server breaking OAuth, not the user's arguments.
+    @Test func aRedirectingTokenEndpointIsTheServersFault() throws {
+        let response = HTTPResponse(status: 302, headers: ["Location": "https://www.reddit.com/login"])
+        do throws(ReaderError) {
+            _ = try RedditToken.read(response, url: "https://www.reddit.com/api/v1/access_token", clientID: "id", installedApp: true, now: Date())
+            Issue.record("a token from a redirect")
+        } catch {
+            #expect(error.code.description == "H302")
+            #expect(error.exitCode == .protocolError)
+            #expect(error.message == "the server answered 302 Redirect that reader cannot follow")
+            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+        }
+    }
+
     /// Raw control characters and invalid UTF-8 are not JSON (RFC 8259 §7, §8.1): D1002, with
     /// the reason in the detail. A number too large for the model stays D1005: that JSON is valid.
     static let textViolations: [(bytes: [UInt8], reason: String)] = [
