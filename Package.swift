@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // TLS is AsyncHTTPClient's; ReaderKit reads its errors, and a refused certificate's dates.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         // The config file's TOML (toml++ underneath: it reports the line of a syntax error).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Property tests of every parser at a boundary (test targets only).
@@ -42,6 +44,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -65,6 +69,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/TestSupport"
         ),

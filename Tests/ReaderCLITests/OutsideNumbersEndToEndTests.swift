@@ -336,8 +336,9 @@ extension OutsideNumbersFollowUpEndToEndTests {
                      body: Array(#"{"count": 0, "next": null, "previous": null, "results": []}"#.utf8))
         }
         let result = try ReaderProcess(server: server).run("films", "--retries", "0")
-        #expect(result.status == 75, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error T1000: "), "\(result.stderr)")
+        #expect(result.status == 76, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error T1011: 127.0.0.1 answered outside HTTP: a body that is not the gzip or deflate it says it is\n"),
+                "\(result.stderr)")
         #expect(!result.stderr.contains("larger than"), "\(result.stderr)")
         await server.shutdown()
     }

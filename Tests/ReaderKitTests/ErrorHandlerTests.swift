@@ -158,6 +158,8 @@ import Testing
         case 408, 429: (true, .ignore(.servedStale), 75)
         case 502, 503, 504: (true, .ignore(.servedStale), 69)
         case 500...599: (false, .ignore(.servedStale), 69)
+        // A 3xx that reaches the handler is the server breaking HTTP: the copy still answers.
+        case 300...399: (false, .ignore(.servedStale), 76)
         default: (false, .alert, 76)
         }
     }

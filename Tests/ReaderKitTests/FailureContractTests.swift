@@ -40,8 +40,15 @@ import ReaderKit
             "T1007": transport(.tooManyRedirects),
             "T1009": transport(.notConnected),
             "T1010": transport(.redirectRefused),
+            "T1011": transport(.badServerResponse),
             "T1103": transport(.responseTooLarge),
             "T1200": transport(.secureConnectionFailed),
+            "T1201": transport(.certificateExpired),
+            "T1202": transport(.certificateWrongName),
+            "T1203": transport(.certificateUntrusted),
+            "T1204": transport(.certificateNotYetValid),
+            "H302": status(302),
+            "H304": status(304),
             "H400": status(400),
             "H401": status(401), "H403": status(403),
             "H404": status(404), "H410": status(410),
@@ -152,6 +159,12 @@ import ReaderKit
             #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 4))
                 .endsInAlert == handler.decide(error, in: ErrorContext(attempt: 4)).endsInAlert, "\(code)")
         }
+    }
+
+    /// A new transport reason cannot be left out of the article: each has its sample failure.
+    @Test func everyTransportReasonHasARow() {
+        let codes = Set(TransportFailure.Reason.allCases.map { "T\($0.rawValue)" })
+        #expect(codes.subtracting(Self.failures.keys).isEmpty, "\(codes.subtracting(Self.failures.keys).sorted())")
     }
 
     @Test func everyDomainIsInTheArticleWithItsLetter() throws {

@@ -95,6 +95,55 @@ import TestSupport
         #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/subreddits/searchX")!, from: from) == nil)
         #expect(reddit.failure(redirectedTo: URL(string: "https://www.reddit.com/r/elsewhere/hot.json")!, from: from) == nil)
     }
+
+    /// A token endpoint that redirects is the server breaking OAuth, not the user's arguments.
+    @Test func aRedirectingTokenEndpointIsTheServersFault() throws {
+        let response = HTTPResponse(status: 302, headers: ["Location": "https://www.reddit.com/login"])
+        do throws(ReaderError) {
+            _ = try RedditToken.read(response, url: "https://www.reddit.com/api/v1/access_token", clientID: "id", installedApp: true, now: Date())
+            Issue.record("a token from a redirect")
+        } catch {
+            #expect(error.code.description == "H302")
+            #expect(error.exitCode == .protocolError)
+            #expect(error.message == "the server answered 302 Redirect that reader cannot follow")
+            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+        }
+    }
+
+    /// Raw control characters and invalid UTF-8 are not JSON (RFC 8259 §7, §8.1): D1002, with
+    /// the reason in the detail. A number too large for the model stays D1005: that JSON is valid.
+    static let textViolations: [(bytes: [UInt8], reason: String)] = [
+        ([0x01], "a raw control character (U+0001) inside a string at byte 16"),
+        ([0x0A], "a raw control character (U+000A) inside a string at byte 16"),
+        ([0xFF, 0xFE], "invalid UTF-8"),
+    ]
+
+    struct TitledFilm: Decodable { var title: String; var episode_id: Int }
+
+    @Test(arguments: 0..<3)
+    func controlBytesAndInvalidUTF8AreCorruptJSON(_ index: Int) throws {
+        typealias Film = TitledFilm
+        let (bytes, reason) = Self.textViolations[index]
+        let body = Array(#"{"title": "A New"#.utf8) + bytes + Array(#" Hope", "episode_id": 4}"#.utf8)
+        #expect(JSONValue.textViolation(in: body) == reason)
+        do throws(ReaderError) {
+            let film = try ResponseValidator.decode(Film.self, from: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                                                   body: Data(body)), url: "http://x/y")
+            Issue.record("decoded \(film.title)")
+        } catch {
+            #expect(error.code.description == "D1002", "\(error.technicalDetail)")
+            #expect(error.technicalDetail.contains(reason), "\(error.technicalDetail)")
+        }
+        let large = Array(#"{"title": "A New Hope", "episode_id": 1e30}"#.utf8)
+        #expect(JSONValue.textViolation(in: large) == nil)
+        do throws(ReaderError) {
+            _ = try ResponseValidator.decode(Film.self, from: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                                          body: Data(large)), url: "http://x/y")
+            Issue.record("decoded 1e30 as an Int")
+        } catch {
+            #expect(error.code.description == "D1005", "\(error.technicalDetail)")
+        }
+    }
 }
 
 extension ReaderError: Equatable {

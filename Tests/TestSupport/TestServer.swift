@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// A real HTTP server on 127.0.0.1 (port 0) inside the test process, with byte-level control:
 /// it can answer normally, or truncate, trickle, hang or close, to inject the faults a real
@@ -40,6 +41,8 @@ public final class TestServer: Sendable {
         case hang
         /// Closes the connection without a byte.
         case close
+        /// Sends these bytes as they are, whatever HTTP says, then closes: a server breaking the protocol.
+        case raw([UInt8])
         /// Waits `delay`, then replies: a slow server, for benchmarks that must show concurrency.
         case delayed(TimeAmount, Reply)
         /// Replies when the test says so: `start` is given a function to call, from any thread,
@@ -58,9 +61,10 @@ public final class TestServer: Sendable {
     private let channel: any Channel
     private let recorded = NIOLockedValueBox<[Request]>([])
     public let port: Int
+    private let scheme: String
 
-    /// `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT`, or `https://…` for a server with a certificate.
+    public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// Every request received so far, in order.
     public var requests: [Request] { recorded.withLockedValue { $0 } }
@@ -70,6 +74,18 @@ public final class TestServer: Sendable {
     public init(port requestedPort: Int = 0, _ handler: @escaping Handler) async throws {
         channel = try await Self.bootstrap(handler, recorded).bind(host: "127.0.0.1", port: requestedPort).get()
         port = channel.localAddress?.port ?? 0
+        scheme = "http"
+    }
+
+    /// Starts a server that speaks TLS with `identity`, then answers with `handler`.
+    public init(tls identity: TestCertificates.Identity, _ handler: @escaping Handler) async throws {
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(identity.certificate).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: identity.key, format: .pem)))
+        let context = try NIOSSLContext(configuration: configuration)
+        channel = try await Self.bootstrap(handler, recorded, tls: context).bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress?.port ?? 0
+        scheme = "https"
     }
 
     /// Starts a server on a port reserved earlier, which nothing else could take in between.
@@ -77,13 +93,16 @@ public final class TestServer: Sendable {
         guard listen(reserved.socket, 128) == 0 else { throw IOError(errnoCode: errno, reason: "listen") }
         channel = try await Self.bootstrap(handler, recorded).withBoundSocket(reserved.socket).get()
         port = reserved.port
+        scheme = "http"
     }
 
-    private static func bootstrap(_ handler: @escaping Handler, _ recorded: NIOLockedValueBox<[Request]>) -> ServerBootstrap {
+    private static func bootstrap(_ handler: @escaping Handler, _ recorded: NIOLockedValueBox<[Request]>,
+                                  tls: NIOSSLContext? = nil) -> ServerBootstrap {
         ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.addHandler(Connection(handler: handler, recorded: recorded))
                 }
             }
@@ -171,6 +190,8 @@ public final class TestServer: Sendable {
                 break
             case .close:
                 context.close(promise: nil)
+            case .raw(let bytes):
+                write(bytes, context: context, thenClose: true)
             case .delayed(let delay, let later):
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: delay) {

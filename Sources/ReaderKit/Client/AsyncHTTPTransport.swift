@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 /// The ``HTTPTransport`` over AsyncHTTPClient.
 ///
@@ -22,7 +23,20 @@ public struct AsyncHTTPTransport: HTTPTransport {
     ///   - connectTimeout: how long to keep trying to connect; also bounds name resolution.
     ///   - maximumBodySize: the largest (decompressed) body accepted; default 10 MB.
     public init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024) {
+        self.init(connectTimeout: connectTimeout, maximumBodySize: maximumBodySize, alsoTrusting: [])
+    }
+
+    /// A transport that trusts, besides the system's authorities, the certificates in the PEM
+    /// files `authorities`: for tests of certificate faults, whose test authority no system trusts.
+    /// Not public, and read from no environment variable or setting, so that no program or user of
+    /// `reader` can widen what is trusted.
+    package init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024, alsoTrusting authorities: [String]) {
         var configuration = HTTPClient.Configuration()
+        if !authorities.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = authorities.map { .file($0) }
+            configuration.tlsConfiguration = tls
+        }
         let milliseconds = max(1, connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
         configuration.timeout = .init(connect: .milliseconds(milliseconds), read: .milliseconds(milliseconds))
         // Redirects are followed by ReaderClient, which asks the service what a redirect means.
@@ -68,11 +82,41 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 return HTTPResponse(status: Int(response.status.code), headers: headers, body: bytes)
             }
         } catch {
-            throw Self.classify(error, host: host, port: port)
+            var failure = Self.classify(error, host: host, port: port)
+            if [.certificateUntrusted, .certificateWrongName].contains(failure.reason) {
+                failure = await Self.readingTheCertificate(of: failure, url: request.url, deadline: nioDeadline)
+            }
+            throw failure
         }
     }
 
+    /// `failure`, a refused certificate, told more precisely from the certificate itself: dates
+    /// come first, as an expired certificate is the service's to renew whatever else is wrong with
+    /// it (self-signed too). The certificate is read in a second handshake that trusts nothing.
+    static func readingTheCertificate(of failure: TransportFailure, url: URL, deadline: NIODeadline) async -> TransportFailure {
+        guard let port = failure.port else { return failure }
+        // SNI as AsyncHTTPClient sends it: a name, never an address.
+        let serverName = (try? SocketAddress(ipAddress: failure.host, port: 0)) == nil ? failure.host : nil
+        guard let certificate = await PeerCertificateProbe.certificate(host: failure.host, port: port, serverName: serverName,
+                                                                       deadline: deadline) else { return failure }
+        var told = failure
+        told.certificate = certificate
+        let now = Date()
+        if now > certificate.notValidAfter {
+            told.reason = .certificateExpired
+        } else if now < certificate.notValidBefore {
+            told.reason = .certificateNotYetValid
+        }
+        return told
+    }
+
     struct DeadlinePassed: Error {}
+
+    /// `text` without the source paths and lines some libraries put in their errors (BoringSSL's
+    /// `at /…/ssl/handshake.cc:393`): a build machine's folders say nothing to anyone.
+    static func withoutSourcePaths(_ text: String) -> String {
+        text.replacing(#/ at /[^\s\])]*:\d+/#, with: "")
+    }
 
     /// Runs `operation`, cancelling it at `deadline`: the client's own deadline does not cover a
     /// body that trickles in.
@@ -93,9 +137,9 @@ public struct AsyncHTTPTransport: HTTPTransport {
 
     /// Maps what AsyncHTTPClient and SwiftNIO throw onto the T codes.
     static func classify(_ error: any Error, host: String, port: Int? = nil) -> TransportFailure {
-        let detail = String(describing: error)
-        func failure(_ reason: TransportFailure.Reason) -> TransportFailure {
-            TransportFailure(reason, host: host, port: port, detail: detail)
+        let detail = withoutSourcePaths(String(describing: error))
+        func failure(_ reason: TransportFailure.Reason, fault: String? = nil) -> TransportFailure {
+            TransportFailure(reason, host: host, port: port, detail: detail, fault: fault)
         }
 
         if error is DeadlinePassed || error is CancellationError { return failure(.timedOut) }
@@ -103,10 +147,12 @@ public struct AsyncHTTPTransport: HTTPTransport {
         // Only the limit is "too large": a body that is not the gzip or deflate it claims to be
         // is a broken answer, not a big one.
         if let decompression = error as? NIOHTTPDecompression.DecompressionError {
-            return failure(decompression == .limit ? .responseTooLarge : .unknown)
+            return decompression == .limit ? failure(.responseTooLarge)
+                : failure(.badServerResponse, fault: "a body that is not the gzip or deflate it says it is")
         }
         if let parserError = error as? HTTPParserError {
-            return parserError == .invalidEOFState ? failure(.connectionLost) : failure(.unknown)
+            if parserError == .invalidEOFState || parserError == .closedConnection { return failure(.connectionLost) }
+            return failure(.badServerResponse, fault: fault(parserError))
         }
         if let clientError = error as? HTTPClientError {
             switch clientError {
@@ -138,8 +184,28 @@ public struct AsyncHTTPTransport: HTTPTransport {
             default: return failure(.unknown)
             }
         }
-        if String(describing: type(of: error)).contains("SSL") { return failure(.secureConnectionFailed) }
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname { return failure(.certificateWrongName) }
+        if let ssl = error as? NIOSSLError {
+            // BoringSSL says only that the chain was refused: expired or not, as
+            // readingTheCertificate(of:url:deadline:) finds out.
+            if case .handshakeFailed = ssl, detail.contains("CERTIFICATE_VERIFY_FAILED") { return failure(.certificateUntrusted) }
+            return failure(.secureConnectionFailed)
+        }
+        if error is BoringSSLError || error is NIOSSLExtraError { return failure(.secureConnectionFailed) }
         return failure(.unknown)
+
+        /// What a server did wrong that the HTTP parser refused, for people.
+        func fault(_ parserError: HTTPParserError) -> String {
+            switch parserError {
+            case .headerOverflow: "its header is larger than any answer's"
+            case .invalidContentLength: "a Content-Length that no body can have"
+            case .unexpectedContentLength: "two Content-Lengths, or one where none may be"
+            case .invalidChunkSize: "a chunk size that is not one"
+            case .invalidVersion, .invalidStatus, .invalidConstant, .lfExpected, .invalidHeaderToken, .invalidCharactersUsed:
+                "bytes that are not an HTTP answer"
+            default: "an answer HTTP does not allow"
+            }
+        }
 
         func classify(errnos: [Int32]) -> TransportFailure.Reason? {
             if errnos.contains(where: { $0 == ENETUNREACH || $0 == ENETDOWN }) { return .notConnected }

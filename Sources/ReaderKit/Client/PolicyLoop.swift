@@ -76,7 +76,7 @@ struct PolicyLoop: Sendable {
                     await cache.recordUse(.miss, service: endpoint.service, key: key)
                     return result
                 case .notModified(let response):
-                    guard let cached else { throw ReaderError.bug("304 Not Modified to a request without validators") }
+                    guard let cached else { throw ReaderError.bug("304 Not Modified taken as a confirmation with no cached copy") }
                     return await revalidated(cached, by: response, key: key)
                 }
             } catch let failure {

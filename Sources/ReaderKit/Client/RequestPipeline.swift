@@ -34,11 +34,12 @@ struct RequestPipeline: Sendable {
                       deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?,
                       credential: CredentialProvider.Held?) async throws(ReaderError) -> Outcome<Value> {
         var headers = request.headers
-        let conditional = copy?.etag != nil || copy?.lastModified != nil
         if let etag = copy?.etag { headers.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified { headers.add("If-Modified-Since", lastModified) }
         let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential)
-        if response.status == 304, conditional { return .notModified(response) }
+        // A 304 to a request that was not conditional breaks HTTP, but it still says the copy is
+        // current, and the copy is here: served, rather than the error.
+        if response.status == 304, copy != nil { return .notModified(response) }
         let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
         let fetchedAt = now()
         let entry = CacheEntry(key: key, service: endpoint.service, url: url.absoluteString, status: response.status,

@@ -39,9 +39,14 @@ public enum ResponseValidator {
             var failure = DecodingFailure(error, url: url)
             // JSONDecoder calls a number too large for the model's integer "not valid JSON", with
             // no path. JSON that parses is not corrupt: it holds a value the model cannot take.
-            if failure.reason == .corrupt, (try? JSONValue(parsing: response.body)) != nil {
-                failure.reason = .invalidValue
-                failure.detail = "a value the model cannot take, such as a number too large for its integer: \(failure.detail)"
+            // Raw control characters and invalid UTF-8 are not JSON, though the lenient parser reads them.
+            if failure.reason == .corrupt {
+                if let violation = JSONValue.textViolation(in: response.body) {
+                    failure.detail = "\(violation): \(failure.detail)"
+                } else if (try? JSONValue(parsing: response.body)) != nil {
+                    failure.reason = .invalidValue
+                    failure.detail = "a value the model cannot take, such as a number too large for its integer: \(failure.detail)"
+                }
             }
             throw .decoding(failure)
         }

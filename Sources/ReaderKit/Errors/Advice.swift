@@ -97,6 +97,11 @@ public enum Advice: Sendable, Hashable {
     }
 }
 
+extension Advice {
+    /// The server answered outside the protocol: nothing the user did, nothing the user can fix.
+    public static let serviceAnsweredWrongly = Advice.plain("the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+}
+
 extension Array where Element == Advice {
     /// The advice in ReaderKit's words, in order, joined by `; `.
     public var text: String { map(\.text).joined(separator: "; ") }

@@ -13,6 +13,8 @@
 /// | 408, 429, 502, 503, 504; 500 with Retry-After | retry, honouring Retry-After up to `--max-wait` | serve stale after retries |
 /// | R1003 rate limit used up past `--max-wait` | no retry | serve stale |
 /// | 500 without Retry-After | no retry | serve stale |
+/// | T1011 an answer outside HTTP; T1200–T1204 TLS and certificates | no retry | serve stale |
+/// | a 3xx that cannot be followed, a 304 with nothing to confirm | no retry | serve stale |
 /// | 404, 410, API says not found | alert | reset: delete the cached copy |
 /// | 401, 403 | alert | reset: delete the cached copy |
 /// | other 4xx | alert | never served |
@@ -115,7 +117,10 @@ public struct ErrorHandler: Sendable {
     static func mayServeStale(_ error: ReaderError) -> Bool {
         switch error {
         case .transport, .contentType, .decoding, .rateLimited: true
-        case .status(let failure): failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status)
+        // A 3xx that reaches here is the server breaking HTTP (a 304 with nothing to confirm, a
+        // Location that cannot be read): like a 5xx, it says nothing of the resource.
+        case .status(let failure):
+            failure.status == 408 || failure.status == 429 || (300...399).contains(failure.status) || (500...599).contains(failure.status)
         default: false
         }
     }

@@ -117,7 +117,9 @@ extension ReaderError {
     /// server, a rate limit. Not a resource that is gone, forbidden, or answers in another shape.
     public var isWorthRetryingLater: Bool {
         switch self {
-        case .transport(let failure): Self.networkReasons.contains(failure.reason)
+        // An expired certificate or a broken answer is the service's to fix, and may be fixed by then.
+        case .transport(let failure):
+            Self.networkReasons.contains(failure.reason) || failure.reason == .certificateExpired || failure.reason == .badServerResponse
         case .status(let failure):
             !failure.isNetworkSecurityBlock && (failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status))
         case .rateLimited: true

@@ -29,7 +29,11 @@ extension ReaderError {
         case .transport(let failure):
             switch failure.reason {
             case .cannotFindHost: .noHost
-            case .responseTooLarge, .tooManyRedirects, .redirectRefused, .secureConnectionFailed: .protocolError
+            // The service cannot be reached securely until it renews its certificate.
+            case .certificateExpired: .unavailable
+            case .responseTooLarge, .tooManyRedirects, .redirectRefused, .badServerResponse, .secureConnectionFailed,
+                 .certificateWrongName, .certificateUntrusted, .certificateNotYetValid:
+                .protocolError
             default: .temporaryFailure
             }
         case .status(let failure):
@@ -71,12 +75,28 @@ extension ReaderError {
                 return "refused to follow a redirect to \(TerminalText.sanitise(failure.host, maxLength: 300)): \(TerminalText.sanitise(failure.detail, maxLength: 300))"
             case .notConnected: return "no network: there is no route to \(host)"
             case .responseTooLarge: return "the answer from \(host) is larger than this client accepts"
-            case .secureConnectionFailed: return "a secure connection to \(host) could not be made"
+            case .badServerResponse:
+                return "\(host) answered outside HTTP" + (failure.fault.map { ": \(TerminalText.sanitise($0, maxLength: 120))" } ?? "")
+            case .secureConnectionFailed: return "a secure connection to \(host) could not be made: the TLS handshake failed"
+            case .certificateExpired:
+                return "the certificate of \(host) has expired" + (failure.certificate.map { " (on \(Self.day($0.notValidAfter)))" } ?? "")
+            case .certificateNotYetValid:
+                return "the certificate of \(host) is not valid yet" + (failure.certificate.map { " (not before \(Self.day($0.notValidBefore)))" } ?? "")
+            case .certificateWrongName:
+                let names = failure.certificate?.names.prefix(3).map { TerminalText.sanitise($0, maxLength: 80) } ?? []
+                return "the certificate of \(host) is for another name" + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
+            case .certificateUntrusted:
+                return "the certificate of \(host) is not trusted: it is self-signed, or signed by an authority this system does not trust"
             case .unknown: return "the request to \(host) failed"
             }
         case .status(let failure):
             let name = HTTPStatusName.phrase(for: failure.status)
             var text = "the server answered \(failure.status) \(name)"
+            if failure.status == 304 {
+                text += " to a request with no cached copy to confirm"
+            } else if (300...399).contains(failure.status) {
+                text += " that reader cannot follow"
+            }
             if let explanation = failure.explanation {
                 text = explanation.message
             } else {
@@ -152,7 +172,17 @@ extension ReaderError {
             switch failure.reason {
             case .cannotFindHost: return [.plain("check the address and your DNS"), .tryAgainOffline]
             case .timedOut: return [.allowMoreTime]
-            case .responseTooLarge, .secureConnectionFailed, .tooManyRedirects: return [.checkServiceAddress]
+            case .responseTooLarge, .tooManyRedirects: return [.checkServiceAddress]
+            case .badServerResponse: return [.serviceAnsweredWrongly]
+            case .secureConnectionFailed:
+                return [.plain("the service may not speak TLS (https) on that port, or only a version reader refuses"), .checkServiceAddress]
+            case .certificateExpired: return [.plain("only the service can renew its certificate; try again later")]
+            case .certificateNotYetValid:
+                return [.plain("check this computer's date and time; if they are right, the service must fix its certificate")]
+            case .certificateWrongName:
+                return [.checkServiceAddress, .plain("a network that intercepts secure connections may also be in the way")]
+            case .certificateUntrusted:
+                return [.plain("a network that intercepts secure connections (a company proxy, a captive portal) may be in the way; otherwise the service must use a certificate from a trusted authority")]
             case .redirectRefused: return [.checkServiceAddressRedirected]
             default: return [.plain("check your connection and try again"), .readCachedDataOffline]
             }
@@ -166,6 +196,9 @@ extension ReaderError {
             case _ where failure.retryAt != nil: return [.tryAgainThenOrAllowLongerWait]
             case 408, 429: return [.plain("wait a moment and try again")]
             case 500...599: return [.plain("the service has a problem; try again later")]
+            // A 304 with nothing to confirm, a redirect without a Location that can be read, a
+            // token endpoint that redirects: the server broke HTTP, the arguments are not at fault.
+            case 300...399: return [.serviceAnsweredWrongly]
             default: return [.plain(failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments")]
             }
         case .contentType:
@@ -226,6 +259,13 @@ extension ReaderError {
         case .output(let failure):
             "write(2) to \(failure.destination == .temporaryFile ? "the output's temporary file" : "stdout"): errno \(failure.errorNumber), \(failure.systemMessage)"
         }
+    }
+}
+
+extension ReaderError {
+    /// A day as `2020-02-01`, in UTC: a certificate's validity.
+    static func day(_ date: Date) -> String {
+        OutsideNumbers.isPlausible(date) ? date.formatted(.iso8601.year().month().day()) : "a date no calendar shows"
     }
 }
 

@@ -61,10 +61,27 @@ public struct TransportFailure: Sendable, Equatable {
         case redirectRefused = 1010
         /// No network route at all (`URLError.notConnectedToInternet`).
         case notConnected = 1009
+        /// The server answered, but not in HTTP: a header larger than any server sends, two
+        /// Content-Lengths, a length no body has, bytes that are not HTTP at all
+        /// (`URLError.badServerResponse`). The server's fault, not the connection's.
+        case badServerResponse = 1011
         /// The answer is larger than the limit (`URLError.dataLengthExceedsMaximum`).
         case responseTooLarge = 1103
-        /// TLS failed (`URLError.secureConnectionFailed`).
+        /// TLS failed in the handshake itself: the server speaks no TLS there, or none reader
+        /// accepts (`URLError.secureConnectionFailed`). A certificate refused has its own code.
         case secureConnectionFailed = 1200
+        /// The server's certificate has expired (`URLError.serverCertificateHasBadDate`): the
+        /// service's to renew. Said so whatever else is wrong with it (self-signed too).
+        case certificateExpired = 1201
+        /// The server's certificate is for another name (`URLError.serverCertificateUntrusted`,
+        /// which is what Apple's systems report for a name that does not match).
+        case certificateWrongName = 1202
+        /// The server's certificate is not signed by an authority this system trusts: self-signed,
+        /// or an intercepting proxy's (`URLError.serverCertificateHasUnknownRoot`).
+        case certificateUntrusted = 1203
+        /// The server's certificate is not valid yet (`URLError.serverCertificateNotYetValid`):
+        /// most often this computer's clock is wrong.
+        case certificateNotYetValid = 1204
         /// Anything else the transport reported (`URLError.unknown` is -1).
         case unknown = 1000
     }
@@ -77,18 +94,44 @@ public struct TransportFailure: Sendable, Equatable {
     public var port: Int?
     /// What the transport said, for `--verbose`.
     public var detail: String
+    /// What the server did wrong, in a few words for people, when the transport could tell
+    /// (`two Content-Length headers`): a ``Reason/badServerResponse`` names it.
+    public var fault: String?
+    /// The certificate the server showed, when a certificate was refused.
+    public var certificate: PeerCertificate?
 
-    public init(_ reason: Reason, host: String, port: Int? = nil, detail: String) {
+    public init(_ reason: Reason, host: String, port: Int? = nil, detail: String, fault: String? = nil,
+                certificate: PeerCertificate? = nil) {
         self.reason = reason
         self.host = host
         self.port = port
         self.detail = detail
+        self.fault = fault
+        self.certificate = certificate
     }
 
     /// `host:port` (`[::1]:9` for an IPv6 address), or the host alone when the port is unknown.
     public var address: String {
         guard let port, (1...65_535).contains(port) else { return host }
         return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+/// What a server's certificate says of itself, read when it was refused: enough to tell an
+/// expired certificate from one for another name. Untrusted (it failed verification), so only
+/// its dates and names are kept, bounded.
+public struct PeerCertificate: Sendable, Equatable {
+    /// The first moment it is valid.
+    public var notValidBefore: Date
+    /// The last moment it is valid.
+    public var notValidAfter: Date
+    /// The host names and addresses it is for (its subject alternative names), at most a few.
+    public var names: [String]
+
+    public init(notValidBefore: Date, notValidAfter: Date, names: [String] = []) {
+        self.notValidBefore = notValidBefore
+        self.notValidAfter = notValidAfter
+        self.names = names
     }
 }
 

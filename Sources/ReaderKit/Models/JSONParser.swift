@@ -27,6 +27,32 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// What makes `bytes` other than JSON as RFC 8259 writes it, though ``init(parsing:)`` reads
+    /// them as JSONDecoder would have to: invalid UTF-8, or a raw control character inside a
+    /// string. Nil when there is neither (whether or not the rest parses).
+    static func textViolation(in bytes: some Collection<UInt8>) -> String? {
+        guard let utf8 = try? JSONParser.utf8(Array(bytes)) else { return "text in no Unicode encoding" }
+        guard String(validating: utf8, as: UTF8.self) != nil else { return "invalid UTF-8" }
+        var inString = false
+        var escaped = false
+        for (offset, byte) in utf8.enumerated() {
+            if !inString {
+                inString = byte == UInt8(ascii: "\"")
+            } else if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            } else if byte < 0x20 {
+                return "a raw control character (U+\(String(format: "%04X", byte))) inside a string at byte \(offset)"
+            }
+        }
+        return nil
+    }
+}
+
 /// Why bytes are not JSON, and where.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The byte offset at which parsing stopped.

@@ -3,6 +3,10 @@ import Foundation
 extension ReaderClient {
     /// Up to `pages` pages of a Reddit listing, following `after` from one page to the next and
     /// stopping early at the last page. Reddit's cursors make this sequential.
+    ///
+    /// A listing that repeats itself (a cursor that comes back, or a page of posts all shown
+    /// already) ends the paging there, with a notice (`R1006`): its pages are not read again, and
+    /// the last page read has no ``RedditListing/after``, as nothing new lies after it.
     /// - Parameters:
     ///   - pages: the most pages to load.
     ///   - options: how the cache and the network may be used, for every page.
@@ -15,16 +19,37 @@ extension ReaderClient {
                           startingAfter start: String? = nil) async throws(LoadFailure) -> [Loaded<RedditListing>] {
         var loaded: [Loaded<RedditListing>] = []
         var after = start
+        var cursorsFollowed: Set<String> = start.map { [$0] } ?? []
+        var postsShown: Set<String> = []
         for page in 1...max(1, pages) {
             let endpoint: Endpoint<RedditListing>
             do { endpoint = try makeEndpoint(after) } catch { throw LoadFailure(error: error, decision: .alert) }
             let listing = try await load(endpoint, options: options)
+            let names = listing.value.posts.map(\.name)
+            if page > 1, !names.isEmpty, names.allSatisfy(postsShown.contains) {
+                loaded[loaded.count - 1].value.after = nil
+                await noticeRepeatedListing(after: after, stoppedAfter: page - 1, of: pages)
+                break
+            }
             loaded.append(listing)
+            postsShown.formUnion(names)
             progress?(LoadProgress(completed: page, total: pages))
-            guard let next = listing.value.after, Reddit.isFullname(next), !listing.value.children.isEmpty else { break }
+            guard page < pages, let next = listing.value.after, Reddit.isFullname(next), !listing.value.children.isEmpty else { break }
+            guard cursorsFollowed.insert(next).inserted else {
+                loaded[loaded.count - 1].value.after = nil
+                await noticeRepeatedListing(after: next, stoppedAfter: page, of: pages)
+                break
+            }
             after = next
         }
         return loaded
+    }
+
+    /// Says that a listing repeated itself after `cursor`, so that paging stopped early.
+    private func noticeRepeatedListing(after cursor: String?, stoppedAfter page: Int, of pages: Int) async {
+        let shown = cursor.map { " after \(TerminalText.sanitise($0, maxLength: 40))" } ?? ""
+        await notices.post(Notice(kind: .partial, code: ErrorCode(.request, 1006), message:
+            "the listing repeated itself\(shown): reading stopped after page \(page) of \(pages)"))
     }
 
     /// Fills the cache with the given subreddits' listings (as `reader posts SUBREDDIT` reads

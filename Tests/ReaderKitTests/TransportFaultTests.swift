@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import ReaderKit
+import TestSupport
+
+/// Faults named for what they are: each refused certificate, served by a loopback TLS server with
+/// certificates made at test time, and each way a server breaks HTTP, served byte for byte.
+@Suite(.serialized) struct TransportFaultTests {
+    static let certificates = Result { try TestCertificates() }
+
+    /// What `transport` reports for a GET of `url`.
+    func failure(of url: String, through transport: AsyncHTTPTransport) async throws -> TransportFailure {
+        let request = HTTPRequest(url: try #require(URL(string: url)))
+        do throws(TransportFailure) {
+            let response = try await transport.send(request, deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+            Issue.record("expected a failure, got \(response.status)")
+            return TransportFailure(.unknown, host: "", detail: "no failure")
+        } catch {
+            return error
+        }
+    }
+
+    /// A transport that trusts the test authority, as no system does.
+    func trustingTheTestAuthority() throws -> AsyncHTTPTransport {
+        AsyncHTTPTransport(connectTimeout: .seconds(10), alsoTrusting: [try Self.certificates.get().authority])
+    }
+
+    static func day(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T00:00:00Z")! }
+
+    // MARK: - Certificates
+
+    @Test func theTestAuthorityIsTrustedSoTheOtherFaultsAreTheirOwn() async throws {
+        let server = try await TestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) }
+        let transport = try trustingTheTestAuthority()
+        let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
+                                                deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+        #expect(response.status == 200)
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func anExpiredCertificateIsT1201WithItsDate() async throws {
+        let server = try await TestServer(tls: try Self.certificates.get().expired) { _ in .json(Array("{}".utf8)) }
+        let transport = try trustingTheTestAuthority()
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        #expect(failure.reason == .certificateExpired, "\(failure)")
+        #expect(failure.certificate?.notValidAfter == Self.day("2020-02-01"))
+        let error = ReaderError.transport(failure)
+        #expect(error.code.description == "T1201")
+        #expect(error.exitCode == .unavailable)
+        #expect(error.message == "the certificate of 127.0.0.1 has expired (on 2020-02-01)")
+        #expect(error.suggestion == "only the service can renew its certificate; try again later")
+        // --verbose shows what BoringSSL said, without the folders the library was built in.
+        #expect(failure.detail.contains("CERTIFICATE_VERIFY_FAILED"), "\(failure.detail)")
+        #expect(!failure.detail.contains(".cc:") && !failure.detail.contains("/"), "\(failure.detail)")
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func anExpiredSelfSignedCertificateIsStillSaidToBeExpired() async throws {
+        let server = try await TestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) }
+        // The system's trust alone, as `reader` has it.
+        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        #expect(failure.reason == .certificateExpired, "\(failure)")
+        #expect(ReaderError.transport(failure).code.description == "T1201")
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aSelfSignedCertificateIsT1203() async throws {
+        let server = try await TestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) }
+        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        #expect(failure.reason == .certificateUntrusted, "\(failure)")
+        let error = ReaderError.transport(failure)
+        #expect(error.code.description == "T1203")
+        #expect(error.exitCode == .protocolError)
+        #expect(error.message == "the certificate of 127.0.0.1 is not trusted: it is self-signed, or signed by an authority this system does not trust")
+        #expect(!error.suggestion.contains("connection and try again"))
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aCertificateForAnotherNameIsT1202WithTheNamesItIsFor() async throws {
+        let server = try await TestServer(tls: try Self.certificates.get().wrongName) { _ in .json(Array("{}".utf8)) }
+        let transport = try trustingTheTestAuthority()
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        #expect(failure.reason == .certificateWrongName, "\(failure)")
+        #expect(failure.certificate?.names == ["other.example"])
+        let error = ReaderError.transport(failure)
+        #expect(error.code.description == "T1202")
+        #expect(error.exitCode == .protocolError)
+        #expect(error.message == "the certificate of 127.0.0.1 is for another name (other.example)")
+        #expect(error.suggestion == "check the service's base URL; a network that intercepts secure connections may also be in the way")
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aCertificateNotValidYetIsT1204() async throws {
+        let server = try await TestServer(tls: try Self.certificates.get().notYetValid) { _ in .json(Array("{}".utf8)) }
+        let transport = try trustingTheTestAuthority()
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        #expect(failure.reason == .certificateNotYetValid, "\(failure)")
+        let error = ReaderError.transport(failure)
+        #expect(error.code.description == "T1204")
+        #expect(error.message == "the certificate of 127.0.0.1 is not valid yet (not before 2090-01-01)")
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    // MARK: - Servers that break HTTP
+
+    /// Each fault, the bytes that make it, and what reader says the server did.
+    static let protocolFaults: [(name: String, bytes: [UInt8], fault: String)] = [
+        ("a 50 MB header", Array("HTTP/1.1 200 OK\r\nX-Padding: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 50 << 20),
+         "its header is larger than any answer's"),
+        ("two Content-Lengths", Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}".utf8),
+         "two Content-Lengths, or one where none may be"),
+        ("a Content-Length of 10^20", Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000000000000000\r\n\r\n{}".utf8),
+         "a Content-Length that no body can have"),
+    ]
+
+    @Test(arguments: 0..<3)
+    func aServerBreakingHTTPIsT1011AndTheServersFault(_ index: Int) async throws {
+        let fault = Self.protocolFaults[index]
+        let server = try await TestServer { _ in .raw(fault.bytes) }
+        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        let error = ReaderError.transport(failure)
+        #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
+        #expect(error.exitCode == .protocolError, "\(fault.name)")
+        #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
+        #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+        #expect(error.suggestion(given: FailureFacts(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
+        await transport.shutdown()
+        await server.shutdown()
+    }
+
+    /// Random bytes where an answer should be: never the user's connection. The seed is recorded
+    /// in the test's name, so a failure can be replayed.
+    @Test(arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])
+    func randomBytesAreT1011(_ seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        // Printable, never starting like "HTTP/": bytes that are no status line.
+        let bytes = [UInt8(ascii: "#")] + (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next() % 94 + 33) }
+        let server = try await TestServer { _ in .raw(bytes) }
+        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
+        let failure = try await failure(of: server.baseURL + "/", through: transport)
+        #expect(ReaderError.transport(failure).code.description == "T1011", "seed \(seed): \(failure)")
+        #expect(failure.fault == "bytes that are not an HTTP answer", "seed \(seed): \(failure)")
+        await transport.shutdown()
+        await server.shutdown()
+    }
+}
