@@ -20,6 +20,18 @@ import TestSupport
         }
     }
 
+    /// Runs `body` with `transport`, which is shut down whatever `body` does: AsyncHTTPClient traps
+    /// on a client dropped without a shutdown, which would end every test in the process.
+    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+        do {
+            try await body(transport)
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+    }
+
     /// A transport that trusts the test authority, as no system does.
     func trustingTheTestAuthority() throws -> AsyncHTTPTransport {
         AsyncHTTPTransport(connectTimeout: .seconds(10), alsoTrusting: [try Self.certificates.get().authority])
@@ -31,81 +43,81 @@ import TestSupport
 
     @Test func theTestAuthorityIsTrustedSoTheOtherFaultsAreTheirOwn() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) }
-        let transport = try trustingTheTestAuthority()
-        let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
-                                                deadline: ContinuousClock.now.advanced(by: .seconds(20)))
-        #expect(response.status == 200)
-        await transport.shutdown()
+        try await using(try trustingTheTestAuthority()) { transport in
+            let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
+                                                    deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+            #expect(response.status == 200)
+        }
         await server.shutdown()
     }
 
     @Test func anExpiredCertificateIsT1201WithItsDate() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().expired) { _ in .json(Array("{}".utf8)) }
-        let transport = try trustingTheTestAuthority()
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        #expect(failure.reason == .certificateExpired, "\(failure)")
-        #expect(failure.certificate?.notValidAfter == Self.day("2020-02-01"))
-        let error = ReaderError.transport(failure)
-        #expect(error.code.description == "T1201")
-        #expect(error.exitCode == .unavailable)
-        #expect(error.message == "the certificate of 127.0.0.1 has expired (on 2020-02-01)")
-        #expect(error.suggestion == "only the service can renew its certificate; try again later")
-        // --verbose shows what BoringSSL said, without the folders the library was built in.
-        #expect(failure.detail.contains("CERTIFICATE_VERIFY_FAILED"), "\(failure.detail)")
-        #expect(!failure.detail.contains(".cc:") && !failure.detail.contains("/"), "\(failure.detail)")
-        await transport.shutdown()
+        try await using(try trustingTheTestAuthority()) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            #expect(failure.reason == .certificateExpired, "\(failure)")
+            #expect(failure.certificate?.notValidAfter == Self.day("2020-02-01"))
+            let error = ReaderError.transport(failure)
+            #expect(error.code.description == "T1201")
+            #expect(error.exitCode == .unavailable)
+            #expect(error.message == "the certificate of 127.0.0.1 has expired (on 2020-02-01)")
+            #expect(error.suggestion == "only the service can renew its certificate; try again later")
+            // --verbose shows what BoringSSL said, without the folders the library was built in.
+            #expect(failure.detail.contains("CERTIFICATE_VERIFY_FAILED"), "\(failure.detail)")
+            #expect(!failure.detail.contains(".cc:") && !failure.detail.contains("/"), "\(failure.detail)")
+        }
         await server.shutdown()
     }
 
     @Test func anExpiredSelfSignedCertificateIsStillSaidToBeExpired() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) }
         // The system's trust alone, as `reader` has it.
-        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        #expect(failure.reason == .certificateExpired, "\(failure)")
-        #expect(ReaderError.transport(failure).code.description == "T1201")
-        await transport.shutdown()
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            #expect(failure.reason == .certificateExpired, "\(failure)")
+            #expect(ReaderError.transport(failure).code.description == "T1201")
+        }
         await server.shutdown()
     }
 
     @Test func aSelfSignedCertificateIsT1203() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) }
-        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        #expect(failure.reason == .certificateUntrusted, "\(failure)")
-        let error = ReaderError.transport(failure)
-        #expect(error.code.description == "T1203")
-        #expect(error.exitCode == .protocolError)
-        #expect(error.message == "the certificate of 127.0.0.1 is not trusted: it is self-signed, or signed by an authority this system does not trust")
-        #expect(!error.suggestion.contains("connection and try again"))
-        await transport.shutdown()
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            #expect(failure.reason == .certificateUntrusted, "\(failure)")
+            let error = ReaderError.transport(failure)
+            #expect(error.code.description == "T1203")
+            #expect(error.exitCode == .protocolError)
+            #expect(error.message == "the certificate of 127.0.0.1 is not trusted: it is self-signed, or signed by an authority this system does not trust")
+            #expect(!error.suggestion.contains("connection and try again"))
+        }
         await server.shutdown()
     }
 
     @Test func aCertificateForAnotherNameIsT1202WithTheNamesItIsFor() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().wrongName) { _ in .json(Array("{}".utf8)) }
-        let transport = try trustingTheTestAuthority()
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        #expect(failure.reason == .certificateWrongName, "\(failure)")
-        #expect(failure.certificate?.names == ["other.example"])
-        let error = ReaderError.transport(failure)
-        #expect(error.code.description == "T1202")
-        #expect(error.exitCode == .protocolError)
-        #expect(error.message == "the certificate of 127.0.0.1 is for another name (other.example)")
-        #expect(error.suggestion == "check the service's base URL; a network that intercepts secure connections may also be in the way")
-        await transport.shutdown()
+        try await using(try trustingTheTestAuthority()) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            #expect(failure.reason == .certificateWrongName, "\(failure)")
+            #expect(failure.certificate?.names == ["other.example"])
+            let error = ReaderError.transport(failure)
+            #expect(error.code.description == "T1202")
+            #expect(error.exitCode == .protocolError)
+            #expect(error.message == "the certificate of 127.0.0.1 is for another name (other.example)")
+            #expect(error.suggestion == "check the service's base URL; a network that intercepts secure connections may also be in the way")
+        }
         await server.shutdown()
     }
 
     @Test func aCertificateNotValidYetIsT1204() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().notYetValid) { _ in .json(Array("{}".utf8)) }
-        let transport = try trustingTheTestAuthority()
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        #expect(failure.reason == .certificateNotYetValid, "\(failure)")
-        let error = ReaderError.transport(failure)
-        #expect(error.code.description == "T1204")
-        #expect(error.message == "the certificate of 127.0.0.1 is not valid yet (not before 2090-01-01)")
-        await transport.shutdown()
+        try await using(try trustingTheTestAuthority()) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            #expect(failure.reason == .certificateNotYetValid, "\(failure)")
+            let error = ReaderError.transport(failure)
+            #expect(error.code.description == "T1204")
+            #expect(error.message == "the certificate of 127.0.0.1 is not valid yet (not before 2090-01-01)")
+        }
         await server.shutdown()
     }
 
@@ -125,15 +137,15 @@ import TestSupport
     func aServerBreakingHTTPIsT1011AndTheServersFault(_ index: Int) async throws {
         let fault = Self.protocolFaults[index]
         let server = try await TestServer { _ in .raw(fault.bytes) }
-        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        let error = ReaderError.transport(failure)
-        #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
-        #expect(error.exitCode == .protocolError, "\(fault.name)")
-        #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
-        #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
-        #expect(error.suggestion(given: FailureFacts(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
-        await transport.shutdown()
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            let error = ReaderError.transport(failure)
+            #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
+            #expect(error.exitCode == .protocolError, "\(fault.name)")
+            #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
+            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+            #expect(error.suggestion(given: FailureFacts(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
+        }
         await server.shutdown()
     }
 
@@ -145,11 +157,11 @@ import TestSupport
         // Printable, never starting like "HTTP/": bytes that are no status line.
         let bytes = [UInt8(ascii: "#")] + (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next() % 94 + 33) }
         let server = try await TestServer { _ in .raw(bytes) }
-        let transport = AsyncHTTPTransport(connectTimeout: .seconds(10))
-        let failure = try await failure(of: server.baseURL + "/", through: transport)
-        #expect(ReaderError.transport(failure).code.description == "T1011", "seed \(seed): \(failure)")
-        #expect(failure.fault == "bytes that are not an HTTP answer", "seed \(seed): \(failure)")
-        await transport.shutdown()
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            #expect(ReaderError.transport(failure).code.description == "T1011", "seed \(seed): \(failure)")
+            #expect(failure.fault == "bytes that are not an HTTP answer", "seed \(seed): \(failure)")
+        }
         await server.shutdown()
     }
 }
