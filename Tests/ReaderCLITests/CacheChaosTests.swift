@@ -116,7 +116,7 @@ import TestSupport
         let seed = Self.seed
         var random = SplitMix64(seed: seed)
         let server = try await TestServer(Fixtures.route)
-        for round in 0..<8 {
+        for round in 0..<16 {
             // Given eight processes making one new cache at once, one of them (drawn from the seed)
             // killed at a step drawn from the seed (0: none is)
             let reader = ReaderProcess(server: server)
