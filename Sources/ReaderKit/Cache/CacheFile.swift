@@ -39,6 +39,11 @@ enum CacheFile {
     /// The detail of a failure that is another process's lock, never damage.
     static let busyDetail = "another process holds the cache's write lock"
 
+    /// Whether `failure` is another process's lock (``busyDetail``).
+    static func isBusy(_ failure: CacheFailure) -> Bool {
+        failure.reason == .unwritable && failure.detail.hasPrefix(busyDetail)
+    }
+
     /// Opens (or creates) the cache at `path`, migrating an older schema to the current one.
     /// - Throws: ``CacheFailure`` `corrupt` for a damaged file, another program's database or a
     ///   newer reader's schema; `unavailable` when it cannot be opened at all. A file that opens

@@ -158,9 +158,13 @@ actor CacheStore {
     }
 
     /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
+    /// A read-only file or a full disk is not warned about here: the read was whole, and only its
+    /// count is lost; another process's lock is (``write(quietWhenUnwritable:_:)``).
     func recordUse(_ use: CacheUse, service: ServiceName, key: String) async {
         let now = now()
-        await write { (cache) async throws(CacheFailure) in try await cache.recordUse(use, service: service, key: key, at: now) }
+        await write(quietWhenUnwritable: true) { (cache) async throws(CacheFailure) in
+            try await cache.recordUse(use, service: service, key: key, at: now)
+        }
     }
 
     /// Marks the entry under `key` as confirmed by a `304` at `now`, with what the `304` said.
@@ -218,8 +222,11 @@ actor CacheStore {
 
     /// Runs a write on the current cache. On a read-only cache it is skipped, said once at the
     /// first: a command that only reads it (`reader cache stats`) has nothing to be warned about.
-    private func write(_ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
+    /// - Parameter quietWhenUnwritable: bookkeeping (a read's record of its use), which a
+    ///   read-only file or a full disk skips without a word, and which is no data a sync stored.
+    private func write(quietWhenUnwritable: Bool = false, _ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
         guard let cache = current else { return }
+        if quietWhenUnwritable, cache.isReadOnly, !(cache.readOnlyBecause.map(CacheFile.isBusy) ?? false) { return }
         guard !cache.isReadOnly else {
             let failure = CacheFailure(.unwritable, path: cache.path,
                                        detail: cache.readOnlyBecause?.detail ?? "the file or its folder is read-only")
@@ -232,6 +239,10 @@ actor CacheStore {
         }
         let generation = self.generation
         do { try await body(cache) } catch {
+            if quietWhenUnwritable, error.reason == .unwritable, !CacheFile.isBusy(error) {
+                logger.debug("use not recorded", metadata: ["cache.detail": "\(error.detail)"])
+                return
+            }
             if generation == self.generation { noteFailedWrite(error) }
             await handle(error, from: generation)
         }
@@ -293,7 +304,7 @@ actor CacheStore {
                                                  "cache.detail": "\(failure.detail)"])
         let message: String
         switch failure.reason {
-        case .unwritable where failure.detail.hasPrefix(CacheFile.busyDetail):
+        case .unwritable where CacheFile.isBusy(failure):
             message = "the cache is busy: another process holds its write lock (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"

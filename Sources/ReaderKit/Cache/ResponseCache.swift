@@ -407,7 +407,7 @@ public struct ResponseCache: Sendable {
     /// Whether `failure` is another process's lock; noted, so that later writes of this process
     /// try once and do not wait for it again (``stopWaiting``): a command waits for a lock once.
     private func isBusy(_ failure: CacheFailure) -> Bool {
-        guard failure.detail.hasPrefix(CacheFile.busyDetail) else { return false }
+        guard CacheFile.isBusy(failure) else { return false }
         metLock.set()
         return true
     }
