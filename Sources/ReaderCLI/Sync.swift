@@ -16,8 +16,10 @@ extension Reader {
                 copies are not fetched again, stale ones are revalidated. Failures of single \
                 requests are summed up at the end by code, with a few of the requests each and \
                 what to do, and with what they left missing: a collection whose first page failed \
-                is not read at all. Exit 0 means the sync is complete; otherwise the exit code is \
-                that of the first collection not read, else of the most frequent failure.
+                is not read at all. A sync that could not store what it fetched (a write failed, or \
+                the cache file was deleted or replaced meanwhile) ends with C1003 and exit 73. Exit 0 \
+                means the sync is complete; otherwise the exit code is that of what was not stored, \
+                else of the first collection not read, else of the most frequent failure.
 
                 Without arguments it syncs what the config file names: SWAPI when [sync] swapi = true, \
                 and the subreddits of [reddit] subreddits.
@@ -116,15 +118,22 @@ extension Reader {
                     }
                 }
             }
-            // A collection not read at all hides more than any count of failed requests shows.
+            // What was fetched but not stored is all lost; a collection not read at all hides more
+            // than any count of failed requests shows.
+            let notStored = reports.compactMap(\.1.notStored)
             let notRead = reports.flatMap(\.1.notRead)
             let failures = reports.flatMap(\.1.failures).sorted { $0.count > $1.count }
-            if let worst = notRead.first?.error ?? failures.first?.error {
+            if let worst = notStored.first ?? notRead.first?.error ?? failures.first?.error {
                 let failed = reports.reduce(0) { $0 + $1.1.failed }
                 if !options.json {
-                    let unread = notRead.isEmpty ? "" : "\(notRead.map(\.name).joined(separator: ", ")) not read, "
-                    let hint = SyncReport.suggestion(after: reports.map(\.1)) ?? ""
-                    try output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(unread)\(failed) \(failed == 1 ? "request" : "requests") failed\n  hint: \(hint)",
+                    var what: [String] = []
+                    if !notStored.isEmpty { what.append("what was fetched is not stored in the cache") }
+                    if !notRead.isEmpty { what.append("\(notRead.map(\.name).joined(separator: ", ")) not read") }
+                    if failed > 0 || what.isEmpty { what.append("\(failed) \(failed == 1 ? "request" : "requests") failed") }
+                    // Nothing stored: the cache is what to see to, then the whole sync is to run again.
+                    let hint = notStored.first.map { CLIWording.hint($0.advice) + "; then run the sync again" }
+                        ?? SyncReport.suggestion(after: reports.map(\.1)) ?? ""
+                    try output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(what.joined(separator: ", "))\n  hint: \(hint)",
                                      to: .standardError)
                 }
                 throw ArgumentParser.ExitCode(worst.exitCode.rawValue)
@@ -142,6 +151,10 @@ extension Reader {
                              "message": .string(CLIWording.message(of: item.error)), "exit_code": .integer(Int64(item.error.exitCode.rawValue))])
                 }),
                 "pages_failed": .object(report.pagesFailed.mapValues { .integer(Int64($0)) }),
+                "not_stored": report.notStored.map { error in
+                    .object(["code": .string(error.code.description), "message": .string(report.notStoredLine ?? CLIWording.message(of: error)),
+                             "exit_code": .integer(Int64(error.exitCode.rawValue))])
+                } ?? .null,
                 "failures": .array(report.failureGroups.map { group in
                     .object(["code": .string(group.code.description), "count": .integer(Int64(group.count)),
                              "message": .string(CLIWording.message(of: group)), "examples": .array(group.subjects.map(JSONValue.string)),

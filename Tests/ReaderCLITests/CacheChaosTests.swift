@@ -72,6 +72,123 @@ import TestSupport
         await server.shutdown()
     }
 
+    /// The points of setting up a new cache file that the debug build's test hook counts
+    /// (`TestHook.reached` in CacheFile.settle): the lock taken, a hot journal recovered, WAL mode,
+    /// the file marked as reader's, migrated, checkpointed.
+    static let settlingSteps = 6
+
+    /// The files moved aside as damaged in `folder`.
+    static func movedAside(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }
+    }
+
+    @Test func aProcessKilledAtAnyStepOfSettingUpANewCacheLeavesOneTheNextCommandUses() async throws {
+        let server = try await TestServer(Fixtures.route)
+        for step in 1...Self.settlingSteps {
+            // Given a process killed (SIGKILL, by the debug build's hook) at one step of making a new cache
+            var killed = ReaderProcess(server: server)
+            killed.environment["READER_TEST_KILL_AT_STEP"] = String(step)
+            let running = try killed.launch(["films"])
+            _ = running.wait()
+            #expect(running.process.terminationReason == .uncaughtSignal && running.process.terminationStatus == SIGKILL,
+                    "step \(step): the hook killed it")
+
+            // When the next command runs on what it left
+            var next = killed
+            next.environment["READER_TEST_KILL_AT_STEP"] = nil
+            let films = try next.run("films")
+            let offline = try next.run("films", "--offline")
+            let stats = try next.run("cache", "stats")
+
+            // Then it reads, stores and counts as on a new cache: no warning, nothing moved aside
+            #expect(films.status == 0 && films.stdout.contains("A New Hope"), "step \(step): \(films.stderr)")
+            #expect(!films.stderr.contains("warning") && !films.stderr.contains("error"), "step \(step): \(films.stderr)")
+            #expect(offline.status == 0 && offline.stdout.contains("A New Hope"), "step \(step): stored: \(offline.stderr)")
+            #expect(stats.status == 0 && stats.stderr.isEmpty, "step \(step): \(stats.stderr)")
+            let folder = (next.cachePath as NSString).deletingLastPathComponent
+            #expect(try Self.movedAside(in: folder).isEmpty, "step \(step)")
+            #expect(try await integrity(of: next.cachePath) == "ok", "step \(step)")
+        }
+        await server.shutdown()
+    }
+
+    @Test func eightProcessesSettingUpANewCacheAtOnceNeverTakeItForDamaged() async throws {
+        let seed = Self.seed
+        var random = SplitMix64(seed: seed)
+        let server = try await TestServer(Fixtures.route)
+        for round in 0..<16 {
+            // Given eight processes making one new cache at once, one of them (drawn from the seed)
+            // killed at a step drawn from the seed (0: none is)
+            let reader = ReaderProcess(server: server)
+            let victim = Int.random(in: 0..<Self.commands.count, using: &random)
+            let step = Int.random(in: 0...Self.settlingSteps, using: &random)
+            let running = try Self.commands.enumerated().map { index, command in
+                var process = reader
+                if index == victim, step > 0 { process.environment["READER_TEST_KILL_AT_STEP"] = String(step) }
+                return try process.launch(command)
+            }
+
+            // Then every other process gets its data and says nothing; the file is never moved aside
+            var survivors: [[String]] = []
+            for (index, (command, process)) in zip(Self.commands, running).enumerated() {
+                let result = process.wait()
+                if index == victim, process.process.terminationReason == .uncaughtSignal { continue }
+                survivors.append(command)
+                #expect(result.status == 0, "seed \(seed), round \(round), \(command): \(result.stderr)")
+                #expect(!result.stderr.contains("warning") && !result.stderr.contains("error"),
+                        "seed \(seed), round \(round), \(command): \(result.stderr)")
+            }
+            let folder = (reader.cachePath as NSString).deletingLastPathComponent
+            #expect(try Self.movedAside(in: folder).isEmpty, "seed \(seed), round \(round)")
+            #expect(try await integrity(of: reader.cachePath) == "ok", "seed \(seed), round \(round)")
+            #expect(try await keys(in: reader.cachePath).count == survivors.count, "seed \(seed), round \(round): each stored its answer")
+        }
+        await server.shutdown()
+    }
+
+    @Test func aHotJournalLeftByAKillIsRolledBackAndTheCacheIsUsed() async throws {
+        // Given the state a process killed inside SQLite's first transaction on a new cache leaves:
+        // the file written in part, beside its rollback journal, which no process holds ("hot").
+        // Made by copying both while a transaction that spilled to the file is open.
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let source = reader.folder.appendingPathComponent("source.sqlite").path
+        FileManager.default.createFile(atPath: source, contents: nil)
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let writer = try DatabaseQueue(path: source, configuration: configuration)
+        try writer.inDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = 8")
+            try db.execute(sql: "BEGIN")
+            try db.execute(sql: "CREATE TABLE filler (x)")
+            for _ in 0..<40 { try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(20000))") }
+            try FileManager.default.copyItem(atPath: source, toPath: reader.cachePath)
+            try FileManager.default.copyItem(atPath: source + "-journal", toPath: reader.cachePath + "-journal")
+            try db.execute(sql: "ROLLBACK")
+        }
+        try writer.close()
+        #expect((try FileManager.default.attributesOfItem(atPath: reader.cachePath)[.size] as? Int ?? 0) > 0)
+
+        // When commands run on it
+        let films = try reader.run("films")
+        let offline = try reader.run("films", "--offline")
+        let stats = try reader.run("cache", "stats")
+        let clear = try reader.run("cache", "clear")
+
+        // Then the journal is rolled back (the file was empty before it), and the cache works
+        #expect(films.status == 0 && films.stdout.contains("A New Hope"), "\(films.stderr)")
+        #expect(!films.stderr.contains("warning") && !films.stderr.contains("error"), "\(films.stderr)")
+        #expect(offline.status == 0 && offline.stdout.contains("A New Hope"), "stored: \(offline.stderr)")
+        #expect(stats.status == 0 && stats.stdout.contains("ENTRIES"), "\(stats.stderr)")
+        #expect(clear.status == 0 && clear.stdout.contains("removed 1 entr"), "\(clear.stdout)\(clear.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: reader.cachePath + "-journal"))
+        #expect(try Self.movedAside(in: folder).isEmpty)
+        #expect(try await integrity(of: reader.cachePath) == "ok")
+        await server.shutdown()
+    }
+
     enum Damage: String, CaseIterable, Sendable {
         case truncated, foreign, newerSchema, zeroLength, text, randomBytes
     }
@@ -114,6 +231,9 @@ import TestSupport
             #expect(result.stderr.components(separatedBy: "warning C1002").count == 2, "one notice: \(result.stderr)")
             try #require(aside.count == 1, "the old file is kept, never deleted: \(aside)")
             #expect(FileManager.default.contents(atPath: folder + "/" + aside[0]) == before, "and kept intact")
+            // It holds the user's data: private, whatever mode it had (0644 here).
+            let mode = try FileManager.default.attributesOfItem(atPath: folder + "/" + aside[0])[.posixPermissions] as? Int
+            #expect(mode == 0o600, "mode \(String(mode ?? 0, radix: 8))")
         }
         #expect(try reader.run("films", "--offline").status == 0, "the new cache holds what was just read")
         #expect(try await integrity(of: path) == "ok")
@@ -137,6 +257,9 @@ import TestSupport
         /// a file read-only without a word, and a file in reader's form needs no write to open:
         /// unasked, every write would fail and be warned about ("576 times").
         case theFileAlone
+        /// As `everything`, with what was last recorded still in the `-wal` and no `-shm`:
+        /// SQLite cannot make one, and reads a WAL file through it.
+        case everythingWithoutTheSharedMemoryFile
     }
 
     @Test(.enabled(if: canDropPrivileges), arguments: Unwritable.allCases)
@@ -148,11 +271,19 @@ import TestSupport
         #expect(try reader.run("people", "1").status == 0)
         let folder = (reader.cachePath as NSString).deletingLastPathComponent
         let fileName = (reader.cachePath as NSString).lastPathComponent
+        var hitsBefore: Int?
+        if unwritable == .everythingWithoutTheSharedMemoryFile {
+            // A cached read records its use in the log, and leaves it there.
+            #expect(try reader.run("films").status == 0)
+            hitsBefore = Self.hits(try reader.run("cache", "stats", "--json"))
+            #expect((try FileManager.default.attributesOfItem(atPath: reader.cachePath + "-wal")[.size] as? Int ?? 0) > 0)
+            try FileManager.default.removeItem(atPath: reader.cachePath + "-shm")
+        }
         // The unprivileged user's own, when root runs the tests.
         let owned: [FileAttributeKey: Any] = getuid() == 0 ? [.ownerAccountID: 65534, .groupOwnerAccountID: 65534] : [:]
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: reader.folder.path)
         switch unwritable {
-        case .everything:
+        case .everything, .everythingWithoutTheSharedMemoryFile:
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
             for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
                 try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file)
@@ -189,7 +320,18 @@ import TestSupport
         #expect(stats.status == 0 && stats.stdout.contains("ENTRIES"), "\(stats.stdout)\(stats.stderr)")
         #expect(stats.stderr.isEmpty, "\(stats.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: reader.cachePath)) == before, "the file is as it was")
+        if let hitsBefore {
+            let json = try reader.launch(["cache", "stats", "--json"], prefix: Self.unprivileged, executable: binary).wait()
+            // (The reads above cannot record their use.)
+            #expect(Self.hits(json) == hitsBefore, "what the log holds is read too: \(json.stdout)\(json.stderr)")
+            #expect(hitsBefore > 0)
+        }
         await server.shutdown()
+    }
+
+    /// The hits `reader cache stats --json` counted.
+    static func hits(_ stats: ReaderProcess.Result) -> Int? {
+        (stats.json?["total"] as? [String: Any])?["hits"] as? Int
     }
 }
 

@@ -61,6 +61,144 @@ import TestSupport
         try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM response") ?? -1 }
     }
 
+    @Test(.enabled(if: CacheChaosTests.canDropPrivileges))
+    func aReadOnlyCacheOfAnOlderSchemaIsStillRead() async throws {
+        // Given a cache of the v2 schema (before rate limits were kept per origin), its file and
+        // folder writable by no one but root
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        await server.shutdown()
+        try await DatabaseQueue(path: reader.cachePath).write { db in
+            try db.execute(sql: """
+                DROP TABLE rateLimit;
+                CREATE TABLE rateLimit (api TEXT PRIMARY KEY, remaining DOUBLE NOT NULL, resetAt DATETIME NOT NULL, observedAt DATETIME NOT NULL);
+                DELETE FROM grdb_migrations WHERE identifier = 'v3';
+                """)
+        }
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        for item in [reader.folder.path, folder] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: item) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file)
+        }
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder) }
+        let binary = reader.folder.appendingPathComponent("reader")
+        try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+
+        // When another user reads it offline, and looks at it
+        let films = try reader.launch(["films", "--offline"], prefix: CacheChaosTests.unprivileged, executable: binary).wait()
+        let stats = try reader.launch(["cache", "stats", "--json"], prefix: CacheChaosTests.unprivileged, executable: binary).wait()
+
+        // Then what it holds is served (the schema migrated in a copy in memory, not in the file)
+        #expect(films.status == 0 && films.stdout.contains("A New Hope"), "\(films.stderr)")
+        #expect(!films.stderr.contains("C1004") && !films.stderr.contains("C1001"), "\(films.stderr)")
+        #expect(stats.status == 0 && Self.totalEntries(stats) == 1, "\(stats.stdout)\(stats.stderr)")
+        let migrations = try await DatabaseQueue(path: reader.cachePath, configuration: Self.readOnly).read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
+        #expect(migrations == ["v1", "v2"], "the file itself is as it was")
+    }
+
+    static var readOnly: Configuration {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return configuration
+    }
+
+    // MARK: - Another process's write lock
+
+    @Test func aReadWhileAnotherProcessHoldsTheWriteLockIsServedAndOnlyItsWriteIsSkipped() async throws {
+        // Given a cache with entries, and another process in a write transaction on it
+        let server = try await TestServer(Fixtures.route)
+        let reader = ReaderProcess(server: server)
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("people", "1").status == 0)
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let blocker = try DatabaseQueue(path: reader.cachePath, configuration: configuration)
+        try blocker.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+
+        // When a cached read, a network read and a look at the cache run meanwhile
+        let cached = try reader.run("films")
+        let network = try reader.run("vehicles")
+        let stats = try reader.run("cache", "stats")
+        try blocker.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+        try blocker.close()
+
+        // Then each is served; what they would have written is skipped with one notice saying why
+        #expect(cached.status == 0 && cached.stdout.contains("A New Hope"), "\(cached.stderr)")
+        #expect(cached.stderr.components(separatedBy: "warning C1003: the cache is busy: another process holds its write lock").count == 2,
+                "\(cached.stderr)")
+        #expect(!cached.stderr.contains("C1004") && !cached.stderr.contains("cannot be opened"), "\(cached.stderr)")
+        #expect(network.status == 0 && network.stdout.contains("Sand Crawler"), "\(network.stderr)")
+        #expect(network.stderr.components(separatedBy: "warning C1003").count == 2, "one notice: \(network.stderr)")
+        #expect(!network.stderr.contains("C1004"), "\(network.stderr)")
+        #expect(stats.status == 0 && stats.stdout.contains("ENTRIES") && stats.stderr.isEmpty, "\(stats.stdout)\(stats.stderr)")
+        await server.shutdown()
+    }
+
+    // MARK: - A full disk
+
+    /// Whether this process may mount a small tmpfs to fill (root, as in CI).
+    static let canMountTemporaryFileSystem: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("reader-mount-probe-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard run("/bin/mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe) == 0 else { return false }
+        return run("/bin/umount", probe) == 0
+    }()
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test(.enabled(if: canMountTemporaryFileSystem), arguments: [false, true])
+    func aCacheOnAFullDiskIsStillRead(withItsSharedMemoryFile: Bool) async throws {
+        // Given a cache on a small file system (its -shm gone, or there), the disk then filled
+        let server = try await TestServer(Fixtures.route)
+        var reader = ReaderProcess(server: server)
+        let disk = reader.folder.appendingPathComponent("disk").path
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        try #require(Self.run("/bin/mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk) == 0)
+        defer { Self.run("/bin/umount", disk) }
+        reader.environment["READER_CACHE_PATH"] = disk + "/cache.sqlite"
+        #expect(try reader.run("films").status == 0)
+        #expect(try reader.run("people", "1").status == 0)
+        let entries = try #require(Self.totalEntries(try reader.run("cache", "stats", "--json")))
+        // A cached read records its use in the log, and leaves it there: the log is to be read too.
+        #expect(try reader.run("films").status == 0)
+        if !withItsSharedMemoryFile { try FileManager.default.removeItem(atPath: reader.cachePath + "-shm") }
+        let filler = open(disk + "/filler", O_CREAT | O_WRONLY, 0o600)
+        let block = [UInt8](repeating: 0, count: 4096)
+        while write(filler, block, block.count) == block.count {}
+        close(filler)
+
+        // When it is read, and looked at
+        let films = try reader.run("films")
+        let offline = try reader.run("people", "1", "--offline")
+        let stats = try reader.run("cache", "stats", "--json")
+
+        // Then the cached data is served, without a word: only the reads' record of their use is
+        // skipped, which stores nothing of the user's; looking at the cache says nothing either
+        #expect(films.status == 0 && films.stdout.contains("A New Hope"), "\(films.stderr)")
+        #expect(!films.stderr.contains("warning") && !films.stderr.contains("error"), "a pure read says nothing: \(films.stderr)")
+        #expect(offline.status == 0 && offline.stdout.contains("Luke Skywalker"), "\(offline.stderr)")
+        #expect(!offline.stderr.contains("warning") && !offline.stderr.contains("error"), "\(offline.stderr)")
+        #expect(stats.status == 0 && Self.totalEntries(stats) == entries, "\(stats.stdout)\(stats.stderr)")
+        #expect(stats.stderr.isEmpty, "a pure read says nothing: \(stats.stderr)")
+        await server.shutdown()
+    }
+
     // MARK: - A cache path that is not a regular file
 
     @Test func aCachePathThatIsNotARegularFileIsRefusedWithC1004AndLeftAlone() async throws {
@@ -275,6 +413,44 @@ import TestSupport
         #expect(notRead?.count == 1 && notRead?.first?["name"] as? String == "films" && notRead?.first?["code"] as? String == "T1005",
                 "\(json.stdout)")
         #expect((report["pages_failed"] as? [String: Any])?["people"] as? Int == 1, "\(json.stdout)")
+        await server.shutdown()
+    }
+
+    enum Loss: String, CaseIterable, Sendable {
+        case deleted, replaced
+    }
+
+    @Test(arguments: Loss.allCases)
+    func aSyncWhoseCacheFileIsDeletedOrReplacedMeanwhileSaysWhatWasFetchedIsNotStored(_ loss: Loss) async throws {
+        // Given a server that, asked for people's second page mid-sync, first deletes the cache
+        // file (or puts a copy of it in its place, a file the sync does not write into)
+        let data = SWAPIDataSet()
+        let path = ReaderProcess(server: nil).folder.appendingPathComponent("cache/cache.sqlite").path
+        let server = try await TestServer { request in
+            if request.path == "/api/people/", request.query["page"] == "2", FileManager.default.fileExists(atPath: path) {
+                switch loss {
+                case .deleted:
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                case .replaced:
+                    try? FileManager.default.removeItem(atPath: path + ".copy")
+                    try? FileManager.default.copyItem(atPath: path, toPath: path + ".copy")
+                    _ = rename(path + ".copy", path)
+                }
+            }
+            return data.reply(to: request) ?? Fixtures.route(request)
+        }
+        var reader = ReaderProcess(server: server)
+        reader.environment["READER_CACHE_PATH"] = path
+
+        // When syncing
+        let sync = try reader.run("sync", "swapi")
+
+        // Then it fetched everything, and says that it is not stored, with C1003 and its exit code
+        let gone = loss == .deleted ? "deleted" : "replaced"
+        #expect(sync.status == Self.cacheExitCode, "\(sync.stdout)\(sync.stderr)")
+        #expect(sync.stdout.contains("sync swapi: \(data.requestsForEverything) fetched; not stored (C1003): the cache file was \(gone)"),
+                "\(sync.stdout)")
+        #expect(sync.stderr.contains("error C1003: the sync is incomplete: what was fetched is not stored in the cache"), "\(sync.stderr)")
         await server.shutdown()
     }
 

@@ -14,10 +14,11 @@ import Testing
 
     /// The files whose functions read the environment or the config file themselves
     /// (`ServiceConfiguration.fromEnvironment`, `RedditCredentials.fromEnvironment`,
-    /// `CacheLocation.resolve`, the config file's loading): their errors name the variable read.
+    /// `CacheLocation.resolve`, the config file's loading, the debug build's test hook): their
+    /// errors name the variable read.
     static let readersOfTheEnvironment: Set<String> = [
         "Services/BuiltInServices.swift", "Services/Reddit/RedditCredentials.swift", "Cache/CacheLocation.swift",
-        "Configuration/ConfigFile.swift", "Configuration/ReaderSettings.swift",
+        "Configuration/ConfigFile.swift", "Configuration/ReaderSettings.swift", "Cache/TestHook.swift",
     ]
 
     /// reader's commands, as its parser knows them, and `help`.

@@ -62,6 +62,29 @@ import Testing
         do { _ = try ResponseCache.open(path: path) } catch { #expect(error.reason == .corrupt) }
     }
 
+    @Test func aFileFoundDamagedIsMovedAsideOnlyWhileThePathStillNamesIt() throws {
+        // Given a damaged file found so by two processes, the first of which moved it aside and
+        // started a new cache holding an entry
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: path))
+        let damaged = try #require(FileIdentity(path: path))
+        let first = try CacheFile.moveAside(path: path, now: start, ifStill: damaged)
+        let fresh = try ResponseCache.open(path: path)
+        try fresh.store(entry("a", bytes: 10, at: 0))
+
+        // When the second moves aside the file it found damaged
+        let second = try CacheFile.moveAside(path: path, now: start, ifStill: damaged)
+
+        // Then nothing is moved: the new cache stays where it is, with its entry
+        #expect(first == path + ".corrupt-1700000000")
+        #expect(second == nil)
+        #expect(try ResponseCache.open(path: path).entry(forKey: "a")?.key == "a")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }
+        #expect(aside == ["cache.sqlite.corrupt-1700000000"])
+        fresh.close()
+    }
+
     @Test func anotherProgramsDatabaseIsNotWrittenInto() throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let foreign = try DatabaseQueue(path: path)

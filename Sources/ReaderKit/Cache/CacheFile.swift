@@ -9,13 +9,39 @@ import CReaderSQLite
 /// The file is outside reader's control (another program, a link, a device, a read-only folder):
 /// it is looked at before SQLite opens it, made private, recognised as reader's or refused as
 /// damaged, and opened read-only when it cannot be written, so that what it holds is not lost.
+///
+/// Opening is one state machine. A file in reader's current form (its header says so, its
+/// migrations are all there) is opened at once. Anything else (no file, an empty one, a hot
+/// rollback journal, a file not yet in WAL mode, not yet marked as reader's, an older schema) is
+/// *settled* by one process at a time, under an exclusive lock on the folder: each step is one of
+/// SQLite's atomic transactions, so a process killed at any step leaves a state the next one
+/// settles from, and a process that waited for the lock finds the file settled. A busy file is
+/// never taken for a damaged one.
 enum CacheFile {
     /// A file let in: its connections, and whether it opened only for reading.
     struct Admitted {
         var writer: any DatabaseWriter
         var isReadOnly: Bool
+        /// Why it opened only for reading: its skipped writes are told so.
+        var readOnlyBecause: CacheFailure?
         /// Whether opening it changed the file (a new file, or an older schema migrated).
         var migrated: Bool
+        /// The file opened, as the path named it then.
+        var identity: FileIdentity?
+    }
+
+    /// How long a write waits for another process's write lock before it is skipped: SQLite's
+    /// writes take milliseconds, so a lock held longer is another program's long transaction,
+    /// and a read must not wait for it.
+    static let writeWait: TimeInterval = 2
+    /// How long settling waits for SQLite's locks, and for another process settling the file.
+    static let settleWait: TimeInterval = 10
+    /// The detail of a failure that is another process's lock, never damage.
+    static let busyDetail = "another process holds the cache's write lock"
+
+    /// Whether `failure` is another process's lock (``busyDetail``).
+    static func isBusy(_ failure: CacheFailure) -> Bool {
+        failure.reason == .unwritable && failure.detail.hasPrefix(busyDetail)
     }
 
     /// Opens (or creates) the cache at `path`, migrating an older schema to the current one.
@@ -26,53 +52,34 @@ enum CacheFile {
         do {
             try prepareLocation(path)
             try refuseIfNotRegularFile(path)
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.label = "reader.cache"
-            configuration.prepareDatabase { db in
-                // Keep the -wal and -shm files when the last connection closes: without them, a
-                // WAL database in a folder that became read-only cannot even be read.
-                var persist: CInt = 1
-                _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-                // ...and keep the kept log small once checkpointed.
-                try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
-                // A cache may lose its last writes to a power cut but must never be corrupted; in
-                // WAL mode NORMAL gives exactly that, without an fsync on every commit (a read
-                // records its use, and would otherwise pay two fsyncs for it).
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                // SQLite would copy the log into the file, and fsync both, whenever the last
-                // connection closes: on every exit of a short-lived `reader`, even one that only
-                // read. ``ResponseCache/finishWrites()`` does it instead, when this process stored something.
-                _ = reader_sqlite3_keep_wal_on_close(db.sqliteConnection)
-            }
-            // The common case, a file reader made in WAL mode, is recognised from its header:
-            // no inspecting connection, no claim, and no migration when none is due.
-            let isReaders = headerSaysReaders(path)
-            if !isReaders { try inspect(path) }
-            keepPrivate(path)
-            // One connection, in WAL mode (which the file keeps): a process reads and records its
-            // reads, and a pool's second connection would cost its own set-up for nothing; other
-            // processes still read while this one writes. (GRDB's DatabasePool also checks, at
-            // every open, that the log file is not empty through Foundation's file attributes,
-            // which look up the owner's name in /etc/passwd: a tenth of a cached read.)
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            if !isReaders {
-                try CacheSchema.useWriteAheadLog(queue)
-                try CacheSchema.claim(queue)
-            }
-            // inspect(_:) has refused a newer reader's file already, unless it was skipped.
-            let isCurrent = try queue.writeWithoutTransaction { db in
-                // SQLite opens a file it may not write (mode 0444, another user's) read-only
-                // without a word, and a file in reader's form needs no write to open: said here as
-                // a failed write says it, so that the file is admitted read-only (below), and its
-                // skipped writes are told once rather than each failing.
-                guard sqlite3_db_readonly(db.sqliteConnection, "main") == 0 else {
-                    throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the file opens only for reading")
+            var settled = false
+            while true {
+                // The common case, a file reader made, is recognised from its header: no
+                // inspecting connection, no lock, and no migration when none is due. Once settled,
+                // the file is opened whatever its header says yet (copying the claim into the
+                // file itself waits for no reader, so it may be left to a later checkpoint).
+                if settled || headerSaysReaders(path) {
+                    keepPrivate(path)
+                    let identity = FileIdentity(path: path)
+                    let queue = try DatabaseQueue(path: path, configuration: configuration(busyWait: writeWait))
+                    let isCurrent = try queue.writeWithoutTransaction { db in
+                        // SQLite opens a file it may not write (mode 0444, another user's) read-only
+                        // without a word: said here as a failed write says it, so that the file is
+                        // admitted read-only (below), and its skipped writes are told once.
+                        guard sqlite3_db_readonly(db.sqliteConnection, "main") == 0 else {
+                            throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the file opens only for reading")
+                        }
+                        return try CacheSchema.isCurrent(db, path: path, refusingSuperseded: true)
+                    }
+                    if isCurrent { return Admitted(writer: queue, isReadOnly: false, migrated: settled, identity: identity) }
+                    try queue.close()
                 }
-                return try CacheSchema.isCurrent(db, path: path, refusingSuperseded: isReaders)
+                guard !settled else {
+                    throw CacheFailure(.unavailable, path: path, detail: "the file is not in reader's form once set up")
+                }
+                try withSettlingLock(path) { try settle(path) }
+                settled = true
             }
-            if !isCurrent { try CacheSchema.migrate(queue) }
-            return Admitted(writer: queue, isReadOnly: false, migrated: !isCurrent)
         } catch let error as CacheFailure {
             throw error
         } catch {
@@ -82,9 +89,98 @@ enum CacheFile {
         }
     }
 
+    /// The cache connection's configuration: a short wait for another process's write lock, and
+    /// the WAL kept as reader keeps it.
+    private static func configuration(busyWait: TimeInterval) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyWait)
+        configuration.label = "reader.cache"
+        configuration.prepareDatabase { db in
+            // Keep the -wal and -shm files when the last connection closes: without them, a
+            // WAL database in a folder that became read-only cannot even be read.
+            var persist: CInt = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+            // ...and keep the kept log small once checkpointed.
+            try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
+            // A cache may lose its last writes to a power cut but must never be corrupted; in
+            // WAL mode NORMAL gives exactly that, without an fsync on every commit (a read
+            // records its use, and would otherwise pay two fsyncs for it).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // SQLite would copy the log into the file, and fsync both, whenever the last
+            // connection closes: on every exit of a short-lived `reader`, even one that only
+            // read. ``ResponseCache/finishWrites()`` does it instead, when this process stored something.
+            _ = reader_sqlite3_keep_wal_on_close(db.sqliteConnection)
+        }
+        return configuration
+    }
+
+    // MARK: - Settling: the exclusive step
+
+    /// Brings the file at `path` to reader's current form, step by step, each step safe to be
+    /// killed in: a hot rollback journal rolled back, an empty file or another reader's made
+    /// reader's, WAL mode, the migrations. Runs under ``withSettlingLock(_:_:)``, so one process
+    /// at a time; it looks again at what it finds, since another may have settled the file meanwhile.
+    /// - Throws: ``CacheFailure`` `corrupt` for another program's database or a newer reader's;
+    ///   SQLite's errors as they come (a busy file is busy, never damaged).
+    private static func settle(_ path: String) throws {
+        TestHook.reached("settle: locked")
+        rollBackHotJournal(path)
+        TestHook.reached("settle: journal recovered")
+        try inspect(path)
+        keepPrivate(path)
+        var configuration = configuration(busyWait: settleWait)
+        configuration.label = "reader.cache.settle"
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        try CacheSchema.useWriteAheadLog(queue)
+        TestHook.reached("settle: in WAL mode")
+        try CacheSchema.claim(queue)
+        TestHook.reached("settle: claimed")
+        if try !queue.read(CacheSchema.isCurrent) { try CacheSchema.migrate(queue) }
+        TestHook.reached("settle: migrated")
+        // The header of the file itself then says it is reader's (the claim is in the log until
+        // copied): the next process opens it at once. PASSIVE: it waits for no reader.
+        _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        TestHook.reached("settle: checkpointed")
+    }
+
+    /// Rolls back a hot rollback journal left by a process killed mid-transaction (an older
+    /// reader's creation of the file, or another program): SQLite does it when a connection that
+    /// may write reads the file, and a read-only connection cannot read the file until then.
+    private static func rollBackHotJournal(_ path: String) {
+        guard (fileSize(realPath(path) + "-journal") ?? 0) > 0 else { return }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(settleWait)
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return }
+        _ = try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        try? queue.close()
+    }
+
+    /// Runs `body` holding an exclusive lock (flock(2)) on the cache's folder: one process at a
+    /// time settles the file or moves it aside. The lock goes with the process, however it ends.
+    /// - Throws: ``CacheFailure`` `unavailable` when the folder cannot be locked within
+    ///   ``settleWait`` (another process holds it that long); what `body` throws.
+    static func withSettlingLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let folder = (realPath(path) as NSString).deletingLastPathComponent
+        let descriptor = Foundation.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CacheFailure(.unavailable, path: path, detail: "cannot open the cache's folder: \(String(cString: strerror(errno)))")
+        }
+        defer { Foundation.close(descriptor) }
+        var waited: TimeInterval = 0
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < settleWait else {
+                throw CacheFailure(.unavailable, path: path, detail: "another process is setting up the cache file")
+            }
+            usleep(10_000)
+            waited += 0.01
+        }
+        return try body()
+    }
+
     /// Accepts an empty file, or one that reader made; refuses anything else as foreign or newer.
-    /// Looks through a read-only connection first: opening another program's database as a pool
-    /// would already change it (to WAL mode).
+    /// Looks through a read-only connection first: opening another program's database for
+    /// writing would already change it (to WAL mode).
     private static func inspect(_ path: String) throws {
         guard let size = fileSize(path), size > 0 else { return }
         let queue = try openReadOnlyQueue(path)
@@ -125,18 +221,58 @@ enum CacheFile {
     }
 
     /// A file or folder that cannot be written may still be read: the data in it is not lost.
+    ///
+    /// Three ways, each when the one before cannot: a read-only connection (SQLite reads a WAL
+    /// file so when its `-shm` exists or can be made); a connection that keeps the WAL's index in
+    /// its own memory (a full disk, or a read-only folder, without a `-shm`); and an older
+    /// schema is migrated in a copy in memory, since the file itself cannot be.
     private static func openReadOnly(path: String, because failure: CacheFailure) throws(CacheFailure) -> Admitted {
         do {
             guard FileManager.default.isReadableFile(atPath: path) else { throw failure }
-            let queue = try openReadOnlyQueue(path)
-            let isCurrent = try queue.read { db in try CacheSchema.isCurrent(db) }
-            guard isCurrent else { throw failure }
-            return Admitted(writer: queue, isReadOnly: true, migrated: false)
-        } catch let error as CacheFailure {
+            let identity = FileIdentity(path: path)
+            var queue: DatabaseQueue
+            do {
+                queue = try openReadOnlyQueue(path)
+                try queue.read { db in try CacheSchema.refuseIfNotReaders(db, path: path) }
+            } catch let error as CacheFailure {
+                throw error
+            } catch {
+                // A hot journal must be rolled back before the file is read; this connection would
+                // read past it.
+                guard (fileSize(realPath(path) + "-journal") ?? 0) == 0 else { throw error }
+                queue = try openWithoutSharedMemory(path)
+                try queue.read { db in try CacheSchema.refuseIfNotReaders(db, path: path) }
+            }
+            if try !queue.read(CacheSchema.isCurrent) {
+                let copy = try DatabaseQueue()
+                try queue.backup(to: copy)
+                try? queue.close()
+                try CacheSchema.migrator.migrate(copy)
+                queue = copy
+            }
+            return Admitted(writer: queue, isReadOnly: true, readOnlyBecause: failure, migrated: false, identity: identity)
+        } catch let error as CacheFailure where error.reason == .corrupt {
             throw error
         } catch {
             throw CacheFailure(.unavailable, path: path, detail: failure.detail)
         }
+    }
+
+    /// A read-only connection that never touches the `-shm` file, for a file that cannot be
+    /// written (a read-only folder, a full disk) when no other way reads it. With no log to read,
+    /// the file is opened `immutable`, as SQLite's documentation says for this case; with one,
+    /// SQLite keeps the log's index in heap memory in EXCLUSIVE locking mode, and the `unix-none`
+    /// VFS takes no file lock (an exclusive one cannot be taken on a file opened for reading).
+    /// Either way nothing guards the read from another process's write.
+    static func openWithoutSharedMemory(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        guard (fileSize(realPath(path) + "-wal") ?? 0) > 0 else {
+            return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
+        }
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+        return try DatabaseQueue(path: "file:\(encoded)?mode=ro&vfs=unix-none", configuration: configuration)
     }
 
     /// Makes the folder (0700) and the file (0600) before SQLite does, so that SQLite's own
@@ -207,26 +343,37 @@ enum CacheFile {
         return String(cString: resolved)
     }
 
-    /// Moves a damaged cache aside, with its -wal and -shm files, as `PATH.corrupt-TIMESTAMP`:
-    /// never deleted, so what it held can still be recovered by hand.
-    /// - Returns: the path the file was moved to.
-    static func moveAside(path: String, now: Date) throws(CacheFailure) -> String {
-        let stamp = OutsideNumbers.wholeSeconds(now.timeIntervalSince1970)  // a clock injected by a library user may say anything
-        var destination = "\(path).corrupt-\(stamp)"
-        var suffix = 1
-        while FileManager.default.fileExists(atPath: destination) {
-            destination = "\(path).corrupt-\(stamp)-\(suffix)"
-            suffix += 1
-        }
+    /// Moves a damaged cache aside, with its -wal and -shm files, as `PATH.corrupt-TIMESTAMP`,
+    /// mode 0600 (it holds the user's data): never deleted, so what it held can still be
+    /// recovered by hand. Under the settling lock, so that two processes that found one file
+    /// damaged do not move aside the new file the first one started.
+    /// - Parameter identity: the file found damaged; when the path names another file now (one
+    ///   another process started meanwhile), nothing is moved.
+    /// - Returns: the path the file was moved to; nil when it was no longer the damaged file.
+    static func moveAside(path: String, now: Date, ifStill identity: FileIdentity? = nil) throws(CacheFailure) -> String? {
         do {
-            try FileManager.default.moveItem(atPath: path, toPath: destination)
-            for sidecar in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + sidecar) {
-                try? FileManager.default.moveItem(atPath: path + sidecar, toPath: destination + sidecar)
+            return try withSettlingLock(path) { () throws -> String? in
+                if let identity, FileIdentity(path: path) != identity { return nil }
+                let stamp = OutsideNumbers.wholeSeconds(now.timeIntervalSince1970)  // a clock injected by a library user may say anything
+                var destination = "\(path).corrupt-\(stamp)"
+                var suffix = 1
+                while FileManager.default.fileExists(atPath: destination) {
+                    destination = "\(path).corrupt-\(stamp)-\(suffix)"
+                    suffix += 1
+                }
+                try FileManager.default.moveItem(atPath: path, toPath: destination)
+                _ = chmod(destination, 0o600)
+                for sidecar in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + sidecar) {
+                    try? FileManager.default.moveItem(atPath: path + sidecar, toPath: destination + sidecar)
+                    _ = chmod(destination + sidecar, 0o600)
+                }
+                return destination
             }
+        } catch let error as CacheFailure {
+            throw error
         } catch {
             throw CacheFailure(.unavailable, path: path, detail: "cannot move the damaged file aside: \(error)")
         }
-        return destination
     }
 
     /// Classifies what SQLite or the file system said.
@@ -238,6 +385,8 @@ enum CacheFile {
             case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT: return CacheFailure(.corrupt, path: path, detail: detail)
             case .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_PERM, .SQLITE_IOERR: return CacheFailure(.unwritable, path: path, detail: detail)
             case .SQLITE_CANTOPEN, .SQLITE_AUTH: return CacheFailure(.unavailable, path: path, detail: detail)
+            // Busy is another process's lock: never damage, and only writes wait for it.
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return CacheFailure(.unwritable, path: path, detail: "\(busyDetail): \(detail)")
             case .SQLITE_ERROR where detail.contains("no such table") || detail.contains("no such column"):
                 return CacheFailure(.corrupt, path: path, detail: detail)
             default: return CacheFailure(.unavailable, path: path, detail: detail)
@@ -251,5 +400,20 @@ enum CacheFile {
             return CacheFailure(.unwritable, path: path, detail: detail)
         }
         return CacheFailure(.unavailable, path: path, detail: detail)
+    }
+}
+
+/// Which file a path names: its device and inode. A file deleted or replaced at the path while
+/// reader has it open is no longer the one the path names, and what is written into it is lost.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The file `path` names now (a link followed, as SQLite follows it); nil when it names none.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 }

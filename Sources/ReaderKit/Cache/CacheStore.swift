@@ -32,6 +32,10 @@ actor CacheStore {
     private var lastFailure: CacheFailure?
     /// Whether a write was skipped on a read-only cache already: that is said once.
     private var saidReadOnly = false
+    /// How many writes failed or were skipped, and the last one's failure: a sync asks whether
+    /// what it fetched was stored (``storageFailure(since:)``).
+    private var failedWrites = 0
+    private var lastWriteFailure: CacheFailure?
 
     init(path: String?, handler: ErrorHandler, notices: NoticeBoard, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.path = path
@@ -61,22 +65,28 @@ actor CacheStore {
     private func openOnce() async -> ResponseCache? {
         guard let path else { state = .none; return nil }
         var opened: ResponseCache?
+        // The file judged, should it be damaged: only that file is moved aside.
+        let identity = FileIdentity(path: path)
         do {
             opened = try ResponseCache.open(path: path)
         } catch {
-            opened = await recover(from: error, path: path)
+            opened = await recover(from: error, path: path, identity: identity)
         }
         state = opened.map { .open($0) } ?? .none
         return opened
     }
 
-    private func recover(from failure: CacheFailure, path: String) async -> ResponseCache? {
+    private func recover(from failure: CacheFailure, path: String, identity: FileIdentity?) async -> ResponseCache? {
         guard case .reset(.replaceCacheFile, _) = handler.decide(.cache(failure), in: ErrorContext()) else {
             await handle(failure)
             return nil
         }
         do {
-            let aside = try ResponseCache.moveAside(path: path, now: now())
+            // Another process that found the same file damaged may have replaced it already: its
+            // new file is used, not moved aside in turn.
+            guard let aside = try CacheFile.moveAside(path: path, now: now(), ifStill: identity) else {
+                return try ResponseCache.open(path: path)
+            }
             let fresh = try ResponseCache.open(path: path)
             await notices.post(Notice(kind: .cache, code: ErrorCode(.cache, CacheFailure.Reason.corrupt.rawValue), message:
                 "the cache file was damaged; it was moved to \(TerminalText.sanitise(aside)) and a new one started"))
@@ -148,9 +158,13 @@ actor CacheStore {
     }
 
     /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
+    /// A read-only file or a full disk is not warned about here: the read was whole, and only its
+    /// count is lost; another process's lock is (``write(quietWhenUnwritable:_:)``).
     func recordUse(_ use: CacheUse, service: ServiceName, key: String) async {
         let now = now()
-        await write { (cache) async throws(CacheFailure) in try await cache.recordUse(use, service: service, key: key, at: now) }
+        await write(quietWhenUnwritable: true) { (cache) async throws(CacheFailure) in
+            try await cache.recordUse(use, service: service, key: key, at: now)
+        }
     }
 
     /// Marks the entry under `key` as confirmed by a `304` at `now`, with what the `304` said.
@@ -208,17 +222,62 @@ actor CacheStore {
 
     /// Runs a write on the current cache. On a read-only cache it is skipped, said once at the
     /// first: a command that only reads it (`reader cache stats`) has nothing to be warned about.
-    private func write(_ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
+    /// - Parameter quietWhenUnwritable: bookkeeping (a read's record of its use), which a
+    ///   read-only file or a full disk skips without a word, and which is no data a sync stored.
+    private func write(quietWhenUnwritable: Bool = false, _ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
         guard let cache = current else { return }
+        if quietWhenUnwritable, cache.isReadOnly, !(cache.readOnlyBecause.map(CacheFile.isBusy) ?? false) { return }
         guard !cache.isReadOnly else {
+            let failure = CacheFailure(.unwritable, path: cache.path,
+                                       detail: cache.readOnlyBecause?.detail ?? "the file or its folder is read-only")
+            noteFailedWrite(failure)
             if !saidReadOnly {
                 saidReadOnly = true
-                await handle(CacheFailure(.unwritable, path: cache.path, detail: "the file or its folder is read-only"))
+                await handle(failure)
             }
             return
         }
         let generation = self.generation
-        do { try await body(cache) } catch { await handle(error, from: generation) }
+        do { try await body(cache) } catch {
+            if quietWhenUnwritable, error.reason == .unwritable, !CacheFile.isBusy(error) {
+                logger.debug("use not recorded", metadata: ["cache.detail": "\(error.detail)"])
+                return
+            }
+            if generation == self.generation { noteFailedWrite(error) }
+            await handle(error, from: generation)
+        }
+    }
+
+    private func noteFailedWrite(_ failure: CacheFailure) {
+        failedWrites += 1
+        lastWriteFailure = failure
+    }
+
+    // MARK: - Whether data was stored (a sync)
+
+    /// A mark to pass to ``storageFailure(since:)``: how many writes failed so far.
+    var failedWriteMark: Int { failedWrites }
+
+    /// Why what was loaded since `mark` may not be in the cache file the path names: a write
+    /// failed or was skipped (C1003), the file was deleted or replaced while in use (what was
+    /// written went with it), or no cache could be opened. Nil when everything written is there,
+    /// and when no cache is configured.
+    func storageFailure(since mark: Int) -> CacheFailure? {
+        guard let path else { return nil }
+        if failedWrites > mark, let lastWriteFailure { return lastWriteFailure }
+        switch state {
+        case .open(let cache):
+            guard cache.isStillAtItsPath else {
+                let gone = FileManager.default.fileExists(atPath: path) ? "replaced" : "deleted"
+                return CacheFailure(.unwritable, path: path, detail:
+                    "the cache file was \(gone) while reader wrote to it: what was stored went with the old file")
+            }
+            return nil
+        case .none:
+            return lastFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened")
+        case .unopened:
+            return nil
+        }
     }
 
     /// Cache trouble never fails a command: it is noted once and the command carries on. A file
@@ -236,7 +295,7 @@ actor CacheStore {
             state = .none
             self.generation += 1
             damaged.close()
-            state = await recover(from: failure, path: damaged.path).map { .open($0) } ?? .none
+            state = await recover(from: failure, path: damaged.path, identity: damaged.identity).map { .open($0) } ?? .none
             return
         }
         let error = ReaderError.cache(failure)
@@ -245,6 +304,8 @@ actor CacheStore {
                                                  "cache.detail": "\(failure.detail)"])
         let message: String
         switch failure.reason {
+        case .unwritable where CacheFile.isBusy(failure):
+            message = "the cache is busy: another process holds its write lock (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"
         case .unavailable, .notCached, .tooOld, .damagedEntry: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"

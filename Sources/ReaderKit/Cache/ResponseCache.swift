@@ -38,6 +38,12 @@ public struct ResponseCache: Sendable {
     public let path: String
     /// Whether the file could only be opened for reading; writes then fail with `unwritable`.
     public let isReadOnly: Bool
+    /// Why the file opened only for reading (a read-only file or folder, a full disk).
+    let readOnlyBecause: CacheFailure?
+    /// The file opened.
+    let identity: FileIdentity?
+    /// Whether a write met another process's lock: later writes then do not wait for it.
+    private let metLock = ChangeFlag()
     /// Where the file and its -wal really are: SQLite puts the log beside a symbolic link's target.
     private var resolvedPath: String { CacheFile.realPath(path) }
 
@@ -51,18 +57,40 @@ public struct ResponseCache: Sendable {
     ///   only for reading is returned with `isReadOnly`.
     public static func open(path: String) throws(CacheFailure) -> ResponseCache {
         let admitted = try CacheFile.open(path: path)
-        let cache = ResponseCache(writer: admitted.writer, readers: ReadConnection(path: path),
-                                  path: path, isReadOnly: admitted.isReadOnly)
+        let cache = ResponseCache(writer: admitted.writer, readers: ReadConnection(path: path), path: path,
+                                  isReadOnly: admitted.isReadOnly, readOnlyBecause: admitted.readOnlyBecause,
+                                  identity: admitted.identity)
         if admitted.migrated { cache.contentChanged.set() }
         return cache
     }
 
-    /// Moves a damaged cache aside, with its -wal and -shm files, as `PATH.corrupt-TIMESTAMP`:
-    /// never deleted, so what it held can still be recovered by hand.
+    private init(writer: any DatabaseWriter, readers: ReadConnection, path: String, isReadOnly: Bool,
+                 readOnlyBecause: CacheFailure?, identity: FileIdentity?) {
+        self.writer = writer
+        self.readers = readers
+        self.path = path
+        self.isReadOnly = isReadOnly
+        self.readOnlyBecause = readOnlyBecause
+        self.identity = identity
+    }
+
+    /// Whether the path still names the file this cache opened: false once it was deleted or
+    /// replaced (by another program, by hand), when what is written here is lost with it.
+    var isStillAtItsPath: Bool {
+        guard let identity else { return true }
+        return FileIdentity(path: path) == identity
+    }
+
+    /// Moves a damaged cache aside, with its -wal and -shm files, as `PATH.corrupt-TIMESTAMP`
+    /// with mode 0600 (it holds the user's data): never deleted, so what it held can still be
+    /// recovered by hand.
     /// - Returns: the path the file was moved to.
     @discardableResult
     public static func moveAside(path: String, now: Date = Date()) throws(CacheFailure) -> String {
-        try CacheFile.moveAside(path: path, now: now)
+        guard let destination = try CacheFile.moveAside(path: path, now: now) else {
+            throw CacheFailure(.unavailable, path: path, detail: "the file could not be moved aside")
+        }
+        return destination
     }
 
     // MARK: - Entries
@@ -279,7 +307,7 @@ public struct ResponseCache: Sendable {
         // processes' reads to end; briefly, since a busy cache is simply checkpointed next time.
         _ = try? writer.writeWithoutTransaction { db in
             sqlite3_busy_timeout(db.sqliteConnection, 200)
-            defer { sqlite3_busy_timeout(db.sqliteConnection, 10_000) }
+            defer { sqlite3_busy_timeout(db.sqliteConnection, metLock.isSet ? 0 : Self.writeWaitMilliseconds) }
             try db.checkpoint(.truncate)
         }
     }
@@ -361,12 +389,32 @@ public struct ResponseCache: Sendable {
     }
 
     private func run<T>(_ body: () throws -> T) throws(CacheFailure) -> T {
-        do { return try body() } catch { throw CacheFile.classify(error, path: path) }
+        do { return try body() } catch {
+            let failure = CacheFile.classify(error, path: path)
+            if isBusy(failure) { writer.writeWithoutTransaction(Self.stopWaiting) }
+            throw failure
+        }
     }
 
     private func run<T>(_ body: () async throws -> T) async throws(CacheFailure) -> T {
-        do { return try await body() } catch { throw CacheFile.classify(error, path: path) }
+        do { return try await body() } catch {
+            let failure = CacheFile.classify(error, path: path)
+            if isBusy(failure) { _ = try? await writer.writeWithoutTransaction(Self.stopWaiting) }
+            throw failure
+        }
     }
+
+    /// Whether `failure` is another process's lock; noted, so that later writes of this process
+    /// try once and do not wait for it again (``stopWaiting``): a command waits for a lock once.
+    private func isBusy(_ failure: CacheFailure) -> Bool {
+        guard CacheFile.isBusy(failure) else { return false }
+        metLock.set()
+        return true
+    }
+
+    private static let stopWaiting: @Sendable (Database) -> Void = { db in _ = sqlite3_busy_timeout(db.sqliteConnection, 0) }
+
+    private static let writeWaitMilliseconds = Int32(CacheFile.writeWait * 1000)
 }
 
 extension CacheFailure: Error {}
@@ -377,6 +425,8 @@ private final class ChangeFlag: @unchecked Sendable {
     private var value = false
 
     func set() { lock.withLock { value = true } }
+
+    var isSet: Bool { lock.withLock { value } }
 
     /// Whether it was set, clearing it.
     func take() -> Bool { lock.withLock { defer { value = false }; return value } }

@@ -78,7 +78,11 @@ public struct SyncReport: Sendable {
     /// How many requests failed in all.
     public var failed: Int { failureCounts.values.reduce(0) { $0 + $1.count } }
     /// Whether everything asked for is now in the cache.
-    public var isComplete: Bool { failureCounts.isEmpty && notRead.isEmpty }
+    public var isComplete: Bool { failureCounts.isEmpty && notRead.isEmpty && notStored == nil }
+    /// Why what was fetched is not (all) in the cache file: a write failed or was skipped, or
+    /// the file was deleted or replaced during the sync (C1003); or no cache could be opened
+    /// (C1004). Nil when everything fetched was stored.
+    public internal(set) var notStored: ReaderError?
     /// What could not be read at all, in the order met: its size is unknown.
     public private(set) var notRead: [NotRead] = []
     /// Per collection, how many pages after the first failed: the resources they list were not read.
@@ -154,6 +158,13 @@ public struct SyncReport: Sendable {
         return ([parts.joined(separator: ", ")] + missing).joined(separator: "; ")
     }
 
+    /// `not stored (C1003): the cache file was deleted while reader wrote to it: …`; nil when
+    /// everything fetched was stored.
+    public var notStoredLine: String? {
+        guard let notStored, case .cache(let failure) = notStored else { return nil }
+        return "not stored (\(notStored.code)): \(TerminalText.sanitise(failure.detail, maxLength: 200))"
+    }
+
     /// Each failure group with its hint, two lines a code, most frequent first:
     /// `T1005 ×36: the connection … (starships/2, starships/3, starships/5 and 33 more)` and
     /// `hint: run the sync again to fill these gaps`.
@@ -164,7 +175,7 @@ public struct SyncReport: Sendable {
     /// What is missing, one phrase each: `films: not read (first page failed: T1004)`,
     /// `people: 2 pages failed (the resources they list were not read)`.
     public var missing: [String] {
-        notRead.map { "\($0.name): not read (\($0.name.hasPrefix("r/") ? "listing" : "first page") failed: \($0.error.code))" }
+        (notStoredLine.map { [$0] } ?? []) + notRead.map { "\($0.name): not read (\($0.name.hasPrefix("r/") ? "listing" : "first page") failed: \($0.error.code))" }
             + pagesFailed.sorted { $0.key < $1.key }.map { name, pages in
                 "\(name): \(pages) \(pages == 1 ? "page" : "pages") failed (the resources \(pages == 1 ? "it lists" : "they list") were not read)"
             }
@@ -173,7 +184,7 @@ public struct SyncReport: Sendable {
     /// What to do about syncs that are incomplete, all codes together: "run it again" only when
     /// that can fill every gap; else which codes it may help with and which not; nil when complete.
     public static func suggestion(after reports: [SyncReport]) -> String? {
-        let errors = reports.flatMap { $0.notRead.map(\.error) + $0.failureGroups.map(\.error) }
+        let errors = reports.flatMap { ($0.notStored.map { [$0] } ?? []) + $0.notRead.map(\.error) + $0.failureGroups.map(\.error) }
         guard !errors.isEmpty else { return nil }
         func codes(_ chosen: [ReaderError]) -> String {
             var seen = Set<ErrorCode>()
@@ -188,6 +199,17 @@ public struct SyncReport: Sendable {
 }
 
 extension ReaderClient {
+    /// Where a sync starts, to know at its end whether what it fetched was stored.
+    func storageMark() async -> Int {
+        await cache.failedWriteMark
+    }
+
+    /// Notes in `report` whether what the sync fetched since `mark` is in the cache file the
+    /// path names: a sync that could not store it has not filled the cache, whatever it fetched.
+    func checkStorage(of report: inout SyncReport, since mark: Int) async {
+        if let failure = await cache.storageFailure(since: mark) { report.notStored = .cache(failure) }
+    }
+
     /// Runs `jobs` with at most ``Configuration/maximumConcurrentRequests`` at once, reporting
     /// `phase` with its total from the start.
     /// - Returns: one result per job, in the order given.

@@ -62,7 +62,7 @@ public final class ReaderClient: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     private let transport: TransportHolder
-    private let cache: CacheStore
+    let cache: CacheStore
     private let credentials: CredentialProvider
     /// One attempt of a load (``checkConnectivity(of:timeout:)`` sends through it too).
     let pipeline: RequestPipeline

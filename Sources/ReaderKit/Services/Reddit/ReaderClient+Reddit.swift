@@ -63,6 +63,7 @@ extension ReaderClient {
         let names = try subreddits.map { (name) throws(ReaderError) in try Reddit.validatedSubreddit(name) }
         let listings = try names.map { (name) throws(ReaderError) in try Reddit.posts(subreddit: name) }
         var report = SyncReport()
+        let mark = await storageMark()
         var background = options
         background.mode = .background
         var threads: [Endpoint<RedditCommentPage>] = []
@@ -90,6 +91,7 @@ extension ReaderClient {
         for (endpoint, outcome) in zip(threads, outcomes) {
             report.count(outcome ?? .failed(.bug("a thread of the sync was never loaded")), subject: RedditAnswer.subject(ofURL: endpoint.path))
         }
+        await checkStorage(of: &report, since: mark)
         return report
     }
 }

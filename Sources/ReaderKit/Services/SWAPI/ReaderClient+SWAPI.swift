@@ -243,6 +243,7 @@ extension ReaderClient {
     /// `swapi, more pages`, and `swapi, resources` (every resource the pages list).
     public func syncSWAPI(options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil) async -> SyncReport {
         var report = SyncReport()
+        let mark = await storageMark()
         var backgroundOptions = options
         backgroundOptions.mode = .background
         let background = backgroundOptions
@@ -289,6 +290,7 @@ extension ReaderClient {
             report.count(outcome ?? .failed(.bug("a resource of the sync was never loaded")),
                          subject: endpoint.path.split(separator: "/").joined(separator: "/"))
         }
+        await checkStorage(of: &report, since: mark)
         return report
     }
 
