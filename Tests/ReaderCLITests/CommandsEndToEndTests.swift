@@ -44,8 +44,11 @@ import TestSupport
         // process can take it before the server starts listening on it.
         let port = try TestServer.ReservedPort()
         let reader = ReaderProcess(swapiURL: "http://127.0.0.1:\(port.port)/api")
+        // The port listens the moment reader says it waits (the kernel then queues reader's
+        // connection), whenever the test gets to serving it.
         let (running, waiting) = try await reader.launch(["films", "--wait", "--timeout", "60s"],
-                                                         untilStandardErrorContains: "waiting for it")
+                                                         untilStandardErrorContains: "waiting for it",
+                                                         whenSeen: { _ = listen(port.socket, 16) })
         // The service comes up only once reader has said it is waiting.
         let server = waiting ? try await TestServer(on: port, Fixtures.route) : nil
         let result = running.wait()

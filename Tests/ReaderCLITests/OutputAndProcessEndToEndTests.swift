@@ -207,8 +207,10 @@ import TestSupport
         let running = try reader.launch(["films", "--wait", "--timeout", "60s"],
                                         prefix: ["/usr/bin/env", "--default-signal=QUIT"])
         var waiting = false
+        // Polled on this thread, never suspended: a test resumed only after reader's 60 s would
+        // signal a process already ended.
         for _ in 0..<400 where !waiting {
-            try await Task.sleep(for: .milliseconds(25))
+            usleep(25_000)
             waiting = ((try? String(contentsOf: running.err, encoding: .utf8)) ?? "").contains("waiting for it")
         }
         #expect(waiting, "reader never said it was waiting")

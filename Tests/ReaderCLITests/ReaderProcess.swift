@@ -97,8 +97,12 @@ extension ReaderProcess {
 extension ReaderProcess {
     /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr, or has ended
     /// without writing it: a readiness signal read from a pipe as it is written, never polled.
+    /// - Parameter whenSeen: run on the reading thread the moment `text` is seen, before this
+    ///   returns: what must answer reader at once does not wait for a thread of the test's
+    ///   concurrency pool, which tests running reader to its end may all hold.
     /// - Returns: the running process, and whether `text` was seen.
-    func launch(_ arguments: [String], untilStandardErrorContains text: String) async throws -> (Running, sawText: Bool) {
+    func launch(_ arguments: [String], untilStandardErrorContains text: String,
+                whenSeen: @escaping @Sendable () -> Void = {}) async throws -> (Running, sawText: Bool) {
         let (process, out, err) = prepare(arguments)
         process.standardOutput = try FileHandle(forWritingTo: out)
         let pipe = Pipe()
@@ -123,6 +127,7 @@ extension ReaderProcess {
                     seen += buffer[0..<count]
                     if !answered, seen.firstRange(of: needle) != nil {
                         answered = true
+                        whenSeen()
                         continuation.resume(returning: true)
                     }
                 }

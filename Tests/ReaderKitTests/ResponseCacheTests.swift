@@ -27,6 +27,33 @@ import Testing
         #expect(try cache.count() == 2)
     }
 
+    /// Once stored, a body belongs to the file: the cache keeps no reference to it in memory (a
+    /// statement that kept its last arguments held the last body for as long as the connection
+    /// lived, which LeakSanitizer reported at the fuzzer's exit).
+    @Test func aStoredBodyIsNotKeptInMemory() throws {
+        let cache = try ResponseCache.open(path: path)
+        let freed = FreedFlag()
+        do {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 100, alignment: 1)
+            bytes.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"), count: 100)
+            let body = Data(bytesNoCopy: bytes, count: 100, deallocator: .custom { pointer, _ in
+                pointer.deallocate()
+                freed.set()
+            })
+            try cache.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: body, fetchedAt: start))
+        }
+        #expect(freed.isSet, "the body stored is still held")
+        #expect(try cache.entry(forKey: "k")?.body == Data(repeating: UInt8(ascii: "x"), count: 100))
+        cache.close()
+    }
+
+    final class FreedFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+
     @Test func aVersion1CacheIsMigratedWithItsEntries() throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // Exactly what reader 0.1 wrote: the v1 table and GRDB's record of the migration.

@@ -38,8 +38,10 @@ enum CacheEntryTable {
     /// - Returns: how many other entries were evicted.
     static func store(_ entry: CacheEntry, sizeLimit: Int?, _ db: Database) throws -> Int {
         // The SQL `entry.upsert(db)` makes (every column but the key overwritten on a conflict),
-        // through a cached statement, with the values its encoding gives and dates as GRDB writes them.
-        try db.cachedStatement(sql: """
+        // with the values its encoding gives and dates as GRDB writes them. Not a cached
+        // statement: GRDB's statement keeps the arguments it last ran with, and the body would
+        // stay in memory as long as the connection (a library user's app) lives.
+        try db.makeStatement(sql: """
             INSERT INTO response (key, api, url, status, body, contentType, etag, lastModified, cacheControl, fetchedAt, lastUsedAt, bodySize)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO UPDATE SET api = excluded.api, url = excluded.url, status = excluded.status, body = excluded.body,
