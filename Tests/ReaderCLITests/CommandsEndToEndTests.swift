@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 
@@ -44,20 +45,21 @@ import TestSupport
         // process can take it before the server starts listening on it.
         let port = try TestServer.ReservedPort()
         let reader = ReaderProcess(swapiURL: "http://127.0.0.1:\(port.port)/api")
-        // The port listens the moment reader says it waits (the kernel then queues reader's
-        // connection), whenever the test gets to serving it.
+        // The service comes up the moment reader says it is waiting, from the thread reading
+        // reader's stderr: not when the test is next given a thread of its concurrency pool,
+        // which tests running reader to its end may hold for longer than reader waits.
+        let server = NIOLockedValueBox<TestServer?>(nil)
         let (running, waiting) = try await reader.launch(["films", "--wait", "--timeout", "60s"],
                                                          untilStandardErrorContains: "waiting for it",
-                                                         whenSeen: { _ = listen(port.socket, 16) })
-        // The service comes up only once reader has said it is waiting.
-        let server = waiting ? try await TestServer(on: port, Fixtures.route) : nil
+                                                         whenSeen: { server.withLockedValue { $0 = try? TestServer(blockingOn: port, Fixtures.route) } })
         let result = running.wait()
         #expect(waiting, "reader never said it was waiting: \(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("A New Hope"))
         #expect(result.stderr.hasPrefix("notice T1004: 127.0.0.1 cannot be reached; waiting for it"))
-        #expect(server?.requests.map(\.target) == ["/api/films/"])
-        await server?.shutdown()
+        let started = server.withLockedValue { $0 }
+        #expect(started?.requests.map(\.target) == ["/api/films/"])
+        await started?.shutdown()
     }
 
     @Test func withoutWaitAnUnreachableServiceFailsAtOnce() throws {

@@ -96,6 +96,16 @@ public final class TestServer: Sendable {
         scheme = "http"
     }
 
+    /// As ``init(on:_:)``, from a thread that is not the test's: it blocks until the server
+    /// listens, needing no thread of the concurrency pool (which tests waiting on processes may
+    /// all hold). For a server that must come up at a given moment, from a reading thread.
+    public init(blockingOn reserved: ReservedPort, _ handler: @escaping Handler) throws {
+        guard listen(reserved.socket, 128) == 0 else { throw IOError(errnoCode: errno, reason: "listen") }
+        channel = try Self.bootstrap(handler, recorded).withBoundSocket(reserved.socket).wait()
+        port = reserved.port
+        scheme = "http"
+    }
+
     private static func bootstrap(_ handler: @escaping Handler, _ recorded: NIOLockedValueBox<[Request]>,
                                   tls: NIOSSLContext? = nil) -> ServerBootstrap {
         ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
