@@ -78,7 +78,7 @@ import TestSupport
 
     /// The same echoes with the token padded by what the terminal does not draw: cleaning the text
     /// for the terminal would rebuild the token, so it is looked for as it would be shown.
-    static let paddings = ["\u{200B}", "\u{00AD}", "\u{202E}", "\u{1B}[0m"]
+    static let paddings = ["\u{200B}", "\u{00AD}", "\u{202E}", "\u{1B}[0m", "\u{FE0F}", "\u{0301}"]
 
     @Test(arguments: paddings)
     func anAPIEchoingTheTokenPaddedWithInvisibleCharactersNeverGetsItShown(_ padding: String) async throws {
@@ -101,6 +101,24 @@ import TestSupport
             #expect(shown.contains("[redacted]") || arguments.first == "sync", "\(arguments): \(shown)")
         }
         #expect(server.requests.contains { $0.headers["authorization"] == "bearer \(Self.token)" })
+        await server.shutdown()
+    }
+
+    /// A redirect's Location is the server's to write: `-v` logs each hop's URL without the token.
+    @Test func aRedirectCarryingTheTokenIsLoggedWithoutIt() async throws {
+        let server = try await TestServer { request in
+            if request.path == "/api/v1/access_token" {
+                return .json(Array(#"{"access_token": "\#(Self.token)", "token_type": "bearer", "expires_in": 3600}"#.utf8))
+            }
+            if request.path.hasPrefix("/r/python/hot") {
+                return .respond(status: 302, headers: [("Location", "/r/python/\(Self.token)/x")], body: [])
+            }
+            return .respond(status: 404, headers: [("Content-Type", "application/json")], body: Array(#"{"error": 404}"#.utf8))
+        }
+        let result = try reader(server).run(["posts", "python", "--retries", "0", "-v"])
+        #expect(server.requests.contains { $0.path == "/r/python/\(Self.token)/x" }, "the redirect was followed")
+        #expect(result.stderr.contains("/r/python/[redacted]/x"), "\(result.stderr)")
+        expectNoSecret(result, "-v")
         await server.shutdown()
     }
 }

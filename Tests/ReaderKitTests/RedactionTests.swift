@@ -12,7 +12,9 @@ import Testing
 
     /// What a server may put between a secret's characters, each invisible once cleaned.
     static let paddings = ["\u{200B}", "\u{00AD}", "\u{202E}", "\u{1B}[0m", "\u{2060}", "\u{FEFF}", "\u{200D}",
-                           "\u{E0041}", "\u{1B}]0;title\u{07}", "\u{9B}1m", "\u{0007}", "\u{061C}"]
+                           "\u{E0041}", "\u{1B}]0;title\u{07}", "\u{9B}1m", "\u{0007}", "\u{061C}",
+                           // Drawn on the character before, not on their own: selectors, marks, modifiers.
+                           "\u{FE0F}", "\u{FE00}", "\u{034F}", "\u{0301}", "\u{20E3}", "\u{1F3FB}", "\u{E0100}", "\u{FF9E}", "\u{180D}"]
 
     @Test(arguments: paddings)
     func aTokenPaddedBetweenEveryCharacterIsRedacted(_ padding: String) {
@@ -32,6 +34,20 @@ import Testing
         #expect(TerminalText.redacting([Self.token], in: text) == "a [redacted] b [redacted] c")
         // The shorter secret inside the longer one does not leave the rest of the longer shown.
         #expect(TerminalText.redacting(["SEKRET", Self.token], in: "x \(Self.token) y") == "x [redacted] y")
+    }
+
+    @Test func aMarkOrSelectorAfterTheLastCharacterDoesNotHideTheSecret() {
+        for mark in ["\u{FE0F}", "\u{034F}", "\u{0301}", "\u{20D0}", "\u{1F3FB}", "\u{E0100}"] {
+            #expect(TerminalText.redacting([Self.token], in: "says \(Self.token)\(mark)!") == "says [redacted]!",
+                    "\(mark.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test func compatibilityFormsOfTheSecretAreRedacted() {
+        // Full-width and mathematical bold letters look like the secret's own.
+        #expect(TerminalText.redacting(["SEKRET42"], in: "a ＳＥＫＲＥＴ４２ b") == "a [redacted] b")
+        #expect(TerminalText.redacting(["SEKRET42"], in: "a 𝐒𝐄𝐊𝐑𝐄𝐓𝟒𝟐 b") == "a [redacted] b")
+        #expect(TerminalText.redacting(["SEKRET42"], in: "a SEKRÉT42 b") == "a SEKRÉT42 b", "another letter is another text")
     }
 
     @Test func everyTextAnErrorCarriesIsRedactedAsShown() {

@@ -81,14 +81,15 @@ struct RequestPipeline: Sendable {
             }
             let origin = Origin(current)?.description ?? current.host ?? ""
             try await rateLimits.waitForReset(of: service.name, at: origin, deadline: deadline)
-            logger.debug("GET", metadata: ["request.url": "\(current)"])
+            let shownURL = logger.logLevel <= .debug ? await logged(current) : ""
+            logger.debug("GET", metadata: ["request.url": "\(shownURL)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
             if let announced = RateLimitState(host: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now()) {
                 await rateLimits.remember(announced)
             }
-            logger.debug("response", metadata: ["request.url": "\(current)", "response.status": "\(response.status)",
+            logger.debug("response", metadata: ["request.url": "\(shownURL)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
                   let next = URL(string: location, relativeTo: current)?.absoluteURL else {
@@ -101,5 +102,11 @@ struct RequestPipeline: Sendable {
             current = next
         }
         throw .transport(TransportFailure(.tooManyRedirects, host: url.host ?? "", detail: "more than \(configuration.maximumRedirects) redirects"))
+    }
+
+    /// `url` as the debug log shows it, without the credentials held: a redirect's URL is the
+    /// server's to write, and may carry one back.
+    private func logged(_ url: URL) async -> String {
+        TerminalText.redacting(Array(await credentials.secrets.filter { $0.utf8.count >= 4 }), in: url.absoluteString)
     }
 }

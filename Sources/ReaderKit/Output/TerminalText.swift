@@ -64,44 +64,76 @@ public enum TerminalText {
     /// text as the terminal shows it (``sanitise(_:maxLength:)``), ignoring case.
     ///
     /// A match skips what cleaning removes, so that a server cannot have a secret shown by
-    /// padding it with invisible characters or escape sequences (`S\u{200B}EKRET`): the whole
-    /// span, padding included, is replaced. Text outside the matches is kept as it is.
+    /// padding it with invisible characters or escape sequences (`S\u{200B}EKRET`), and what
+    /// draws nothing of its own on the character before it (variation selectors, combining
+    /// marks, skin tones); it compares letters as compatibility-folded (`ＳＥＫＲＥＴ`, `𝐒𝐄𝐊𝐑𝐄𝐓`).
+    /// The whole span, padding included, is replaced. Text outside the matches is kept as it is.
     /// - Parameters:
     ///   - secrets: the strings never to show; the longest is looked for first.
     ///   - text: untrusted text.
     public static func redacting(_ secrets: [String], in text: String, with replacement: String = "[redacted]") -> String {
         var text = text
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
+        for secret in secrets.sorted(by: { $0.count > $1.count }) {
             text = redacting(secret, in: text, with: replacement)
         }
         return text
     }
 
     private static func redacting(_ secret: String, in text: String, with replacement: String) -> String {
+        let needle = folded(secret.unicodeScalars).map(\.scalar)
+        guard !needle.isEmpty else { return text }
         let scalars = text.unicodeScalars
-        var shown = String.UnicodeScalarView()
-        var origins: [String.UnicodeScalarView.Index] = []
+        var haystack: [(scalar: Unicode.Scalar, origin: String.UnicodeScalarView.Index)] = []
         forEachShownScalar(of: scalars) { scalar, origin, _ in
-            shown.append(scalar)
-            origins.append(origin)
+            haystack += folded(CollectionOfOne(scalar)).map { ($0.scalar, origin) }
             return true
         }
-        let visible = String(shown)
         var result = String.UnicodeScalarView()
         var copied = scalars.startIndex
-        var searchFrom = visible.startIndex
-        while let match = visible.range(of: secret, options: .caseInsensitive, range: searchFrom..<visible.endIndex),
-              !match.isEmpty {
-            let first = visible.unicodeScalars.distance(from: visible.startIndex, to: match.lowerBound)
-            let last = visible.unicodeScalars.distance(from: visible.startIndex, to: match.upperBound) - 1
-            result.append(contentsOf: scalars[copied..<origins[first]])
-            result.append(contentsOf: replacement.unicodeScalars)
-            copied = scalars.index(after: origins[last])
-            searchFrom = match.upperBound
+        var start = 0
+        while start + needle.count <= haystack.count {
+            guard (0..<needle.count).allSatisfy({ haystack[start + $0].scalar == needle[$0] }) else { start += 1; continue }
+            let first = haystack[start].origin
+            let last = haystack[start + needle.count - 1].origin
+            // The span ends past what the last character carries: its marks and selectors.
+            var end = scalars.index(after: last)
+            while end < scalars.endIndex, drawsNothingOfItsOwn(scalars[end]) { scalars.formIndex(after: &end) }
+            if first >= copied {
+                result.append(contentsOf: scalars[copied..<first])
+                result.append(contentsOf: replacement.unicodeScalars)
+                copied = end
+            }
+            start += needle.count
+            while start < haystack.count, haystack[start].origin < end { start += 1 }
         }
         guard copied != scalars.startIndex else { return text }
         result.append(contentsOf: scalars[copied...])
         return String(result)
+    }
+
+    /// `scalars` as a secret is compared: compatibility-folded (NFKC) and lowercased, without what
+    /// draws nothing of its own. Each folded scalar is given with the index of the one it came from.
+    private static func folded<Scalars: Collection<Unicode.Scalar>>(_ scalars: Scalars) -> [(scalar: Unicode.Scalar, from: Scalars.Index)] {
+        var result: [(scalar: Unicode.Scalar, from: Scalars.Index)] = []
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            if scalar.isASCII {
+                result.append((Unicode.Scalar(UInt8(ascii: scalar) | (scalar.properties.isUppercase ? 0x20 : 0)), index))
+                continue
+            }
+            guard !drawsNothingOfItsOwn(scalar) else { continue }
+            for piece in String(scalar).precomposedStringWithCompatibilityMapping.lowercased().unicodeScalars
+            where !drawsNothingOfItsOwn(piece) {
+                result.append((piece, index))
+            }
+        }
+        return result
+    }
+
+    /// A scalar that changes how the character before it looks, or nothing: a combining mark, a
+    /// variation selector, an emoji modifier, any default-ignorable code point.
+    private static func drawsNothingOfItsOwn(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isGraphemeExtend || scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.isEmojiModifier
     }
 
     /// An emoji, or the variation selector that asks for emoji presentation (❤️): what a
