@@ -12,7 +12,7 @@ import TestSupport
     func failure(of url: String, through transport: AsyncHTTPTransport) async throws -> TransportFailure {
         let request = HTTPRequest(url: try #require(URL(string: url)))
         do throws(TransportFailure) {
-            let response = try await transport.send(request, deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+            let response = try await transport.send(request, deadline: ContinuousClock.now.advanced(by: .seconds(60)))
             Issue.record("expected a failure, got \(response.status)")
             return TransportFailure(.unknown, host: "", detail: "no failure")
         } catch {
@@ -34,7 +34,7 @@ import TestSupport
 
     /// A transport that trusts the test authority, as no system does.
     func trustingTheTestAuthority() throws -> AsyncHTTPTransport {
-        AsyncHTTPTransport(connectTimeout: .seconds(10), alsoTrusting: [try Self.certificates.get().authority])
+        AsyncHTTPTransport(connectTimeout: .seconds(60), alsoTrusting: [try Self.certificates.get().authority])
     }
 
     static func day(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T00:00:00Z")! }
@@ -45,7 +45,7 @@ import TestSupport
         let server = try await TestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) }
         try await using(try trustingTheTestAuthority()) { transport in
             let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
-                                                    deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+                                                    deadline: ContinuousClock.now.advanced(by: .seconds(60)))
             #expect(response.status == 200)
         }
         await server.shutdown()
@@ -72,7 +72,7 @@ import TestSupport
     @Test func anExpiredSelfSignedCertificateIsStillSaidToBeExpired() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) }
         // The system's trust alone, as `reader` has it.
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
             let failure = try await failure(of: server.baseURL + "/", through: transport)
             #expect(failure.reason == .certificateExpired, "\(failure)")
             #expect(ReaderError.transport(failure).code.description == "T1201")
@@ -82,7 +82,7 @@ import TestSupport
 
     @Test func aSelfSignedCertificateIsT1203() async throws {
         let server = try await TestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
             let failure = try await failure(of: server.baseURL + "/", through: transport)
             #expect(failure.reason == .certificateUntrusted, "\(failure)")
             let error = ReaderError.transport(failure)
@@ -137,7 +137,7 @@ import TestSupport
     func aServerBreakingHTTPIsT1011AndTheServersFault(_ index: Int) async throws {
         let fault = Self.protocolFaults[index]
         let server = try await TestServer { _ in .raw(fault.bytes) }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
             let failure = try await failure(of: server.baseURL + "/", through: transport)
             let error = ReaderError.transport(failure)
             #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
@@ -157,7 +157,7 @@ import TestSupport
         // Printable, never starting like "HTTP/": bytes that are no status line.
         let bytes = [UInt8(ascii: "#")] + (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next() % 94 + 33) }
         let server = try await TestServer { _ in .raw(bytes) }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
             let failure = try await failure(of: server.baseURL + "/", through: transport)
             #expect(ReaderError.transport(failure).code.description == "T1011", "seed \(seed): \(failure)")
             #expect(failure.fault == "bytes that are not an HTTP answer", "seed \(seed): \(failure)")
