@@ -227,3 +227,16 @@ extension ServerFaultsEndToEndTests {
         await server.shutdown()
     }
 }
+
+extension ServerFaultsEndToEndTests {
+    @Test(arguments: ["HTTP/1.1 101 Switching Protocols", "HTTP/1.1 999 Whatever"])
+    func aStatusThatIsNoClientErrorIsTheServersFault(_ statusLine: String) async throws {
+        let server = try await TestServer { _ in
+            .raw(Array("\(statusLine)\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8))
+        }
+        let result = try ReaderProcess(server: server).run("films", "1", "--retries", "0")
+        #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(statusLine): \(result.stderr)")
+        #expect(!result.stderr.contains("arguments"), "\(statusLine): \(result.stderr)")
+        await server.shutdown()
+    }
+}
