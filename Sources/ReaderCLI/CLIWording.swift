@@ -37,6 +37,9 @@ enum CLIWording {
         advice.map(text(of:)).joined(separator: "; ")
     }
 
+    /// The variables that say where the services are: any of them may be the failing origin's.
+    static let serviceAddressVariables = "READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL"
+
     /// One piece of advice in reader's words.
     static func text(of advice: Advice) -> String {
         switch advice {
@@ -46,11 +49,11 @@ enum CLIWording {
         case .notReadable: "the resource is private, quarantined or forbidden; it cannot be read anonymously"
         case .updateTheModels: "the service changed; try updating reader, and report it if it persists"
         case .allowMoreTime: "try again, or give more time with --timeout"
-        case .checkServiceAddress: "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"
+        case .checkServiceAddress: "check the service address (\(serviceAddressVariables))"
         case .checkConnectionAndServiceAddress:
-            "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL), and try again"
+            "check your connection and the service address (\(serviceAddressVariables)), and try again"
         case .checkServiceAddressRedirected:
-            "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"
+            "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (\(serviceAddressVariables))"
         case .tryAgainOffline: "try again with --offline to read cached data"
         case .readCachedDataOffline: "--offline reads cached data"
         case .nothingCachedForOffline: "nothing is cached for this request yet, so --offline cannot show it either"

@@ -72,9 +72,12 @@ extension Reader {
                                                   startingAfter: after)
             }
             let style = options.style
+            // The raw pages are written as Reddit sent them, less the posts loadPages left out as
+            // shown on an earlier page or earlier on the same one.
+            let returned = RawPostsReturned(loaded)
             try CommandRunner.write(loaded, options: options, jsonItems: { raw in
                 let children = raw["data"]?["children"]?.arrayValue ?? []
-                let shown = children.compactMap { $0["data"] }.filter { data in
+                let shown = children.filter(returned.takes).compactMap { $0["data"] }.filter { data in
                     guard case .string(let subreddit)? = data["subreddit"], case .string(let title)? = data["title"] else { return true }
                     return !filter.hides(subreddit: subreddit, title: title, requested: requested)
                 }
@@ -141,5 +144,22 @@ enum Compact {
         case ..<9_950_000_000: return sign + String(format: "%.1fB", magnitude / 1_000_000_000)
         default: return sign + String(format: "%.0fB", magnitude / 1_000_000_000)
         }
+    }
+}
+
+/// The posts of loaded pages as ``ReaderClient/loadPages(_:options:progress:of:startingAfter:)``
+/// returned them, each once, for the raw pages' JSON to keep the same posts: a raw post is taken
+/// the first time its fullname comes, if the loaded pages hold it.
+private final class RawPostsReturned {
+    private var untaken: Set<String>
+
+    init(_ pages: [Loaded<RedditListing>]) {
+        untaken = Set(pages.flatMap { $0.value.posts.map(\.name) })
+    }
+
+    /// Whether `child`, a thing of a raw page, is written: any but a post, and a post the first time.
+    func takes(_ child: JSONValue) -> Bool {
+        guard case .string("t3")? = child["kind"], case .string(let name)? = child["data"]?["name"] else { return true }
+        return untaken.remove(name) != nil
     }
 }

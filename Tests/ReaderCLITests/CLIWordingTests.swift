@@ -19,9 +19,9 @@ import Testing
 
     @Test func theCachedCopyDecidesWhatTheOfflineAndMaxStaleHintsSay() {
         #expect(CLIWording.hint(Self.refused.advice(given: FailureFacts(cachedCopy: .none)))
-                == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL), and try again; nothing is cached for this request yet, so --offline cannot show it either")
+                == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL), and try again; nothing is cached for this request yet, so --offline cannot show it either")
         #expect(CLIWording.hint(Self.refused.advice(given: FailureFacts(cachedCopy: .servable)))
-                == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL), and try again; --offline shows the cached copy")
+                == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL), and try again; --offline shows the cached copy")
         #expect(CLIWording.hint(Self.serverError.advice(given: FailureFacts(cachedCopy: .olderThanMaxStale)))
                 == "the service has a problem; try again later; the cached copy is older than --max-stale allows (--offline refuses it too): a larger --max-stale shows it")
         let timedOut = ReaderError.transport(TransportFailure(.timedOut, host: "swapi.dev", port: nil, detail: ""))
@@ -44,7 +44,7 @@ import Testing
             (.transport(TransportFailure(.connectionLost, host: "swapi.dev", port: nil, detail: "")),
              "check your connection and try again; --offline reads cached data"),
             (.transport(TransportFailure(.responseTooLarge, host: "swapi.dev", port: nil, detail: "")),
-             "check the service address (READER_SWAPI_URL, READER_REDDIT_URL)"),
+             "check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"),
             (.transport(TransportFailure(.redirectRefused, host: "swapi.dev", port: nil, detail: "")),
              "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"),
             (.status(StatusFailure(status: 503, url: "u", retryAt: Date(timeIntervalSince1970: 0))),

@@ -232,3 +232,28 @@ import TestSupport
         await reddit.server.shutdown()
     }
 }
+
+extension RedditOAuthEndToEndTests {
+    /// A captive portal answering the token endpoint with a 200 page: the service's fault, said as
+    /// such, and not remembered as a refusal: each listing of the run asks for a token again.
+    @Test func aTokenEndpoint200PageIsNotARefusalAndIsAskedAgain() async throws {
+        let server = try await TestServer { _ in
+            .respond(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html><title>Hotel WiFi login</title></html>".utf8))
+        }
+        var reader = ReaderProcess(server: server)
+        reader.environment["READER_REDDIT_CLIENT_ID"] = Self.clientID
+        reader.environment["READER_REDDIT_CLIENT_SECRET"] = Self.secret
+        reader.environment["READER_REDDIT_OAUTH_URL"] = server.baseURL
+        let one = try reader.run("posts", "popular")
+        #expect(one.status == 76, "\(one.stderr)")
+        #expect(one.stderr.hasPrefix("error D1001: expected JSON but got text/html"), "\(one.stderr)")
+        #expect(!one.stderr.contains("R1004") && !one.stderr.contains("READER_REDDIT_CLIENT"), "\(one.stderr)")
+
+        let before = server.requests.count
+        let sync = try reader.run("sync", "reddit", "a", "b", "--json")
+        let tokenRequests = server.requests.dropFirst(before).filter { $0.path == "/api/v1/access_token" }.count
+        #expect(tokenRequests == 2, "one for each listing, \(tokenRequests) made: \(sync.stdout) \(sync.stderr)")
+        #expect(!sync.stdout.contains("R1004"), "\(sync.stdout)")
+        await server.shutdown()
+    }
+}

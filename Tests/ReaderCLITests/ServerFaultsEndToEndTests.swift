@@ -190,3 +190,53 @@ extension ServerFaultsEndToEndTests {
         await server.shutdown()
     }
 }
+
+extension ServerFaultsEndToEndTests {
+    static func listing(after: String?, ids: [String]) -> [UInt8] {
+        let children = ids.map { id in
+            #"{"kind": "t3", "data": {"id": "\#(id)", "name": "t3_\#(id)", "title": "post \#(id)", "author": "a", "subreddit": "swift", "score": 1, "num_comments": 0, "created_utc": 1700000000, "permalink": "/p"}}"#
+        }
+        let cursor = after.map { #""\#($0)""# } ?? "null"
+        return Array(#"{"kind": "Listing", "data": {"after": \#(cursor), "before": null, "children": [\#(children.joined(separator: ","))]}}"#.utf8)
+    }
+
+    /// Reddit's listings shift as they are read: each page here repeats the last post of the one
+    /// before it, and the first lists a post three times.
+    static let shiftingListing: @Sendable (TestServer.Request) -> TestServer.Reply = { request in
+        switch request.query["after"] {
+        case nil: .json(listing(after: "t3_aa", ids: ["p1", "p1", "p1", "p2"]))
+        case "t3_aa": .json(listing(after: "t3_bb", ids: ["p2", "p3"]))
+        case "t3_bb": .json(listing(after: "t3_cc", ids: ["p3", "p4"]))
+        default: .json(listing(after: nil, ids: ["p5"]))
+        }
+    }
+
+    @Test func postsRepeatedAcrossOrWithinPagesAreShownOnceInTheOrderFirstSeen() async throws {
+        let server = try await TestServer(Self.shiftingListing)
+        let table = try ReaderProcess(server: server).run("posts", "swift", "--pages", "10")
+        #expect(table.status == 0, "\(table.stderr)")
+        let shown = table.stdout.split(separator: "\n").compactMap { line in line.firstMatch(of: /\bp[0-9]\b/).map { String($0.output) } }
+        #expect(shown == ["p1", "p2", "p3", "p4", "p5"], "\(table.stdout)")
+        #expect(!table.stderr.contains("R1006"), "new posts on every page: no listing repeated itself: \(table.stderr)")
+        #expect(server.requests.count == 4, "paging goes on while pages bring new posts")
+
+        let json = try ReaderProcess(server: server).run("posts", "swift", "--pages", "10", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let ids = (json.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        #expect(ids == ["p1", "p2", "p3", "p4", "p5"])
+        await server.shutdown()
+    }
+}
+
+extension ServerFaultsEndToEndTests {
+    @Test(arguments: ["HTTP/1.1 101 Switching Protocols", "HTTP/1.1 999 Whatever"])
+    func aStatusThatIsNoClientErrorIsTheServersFault(_ statusLine: String) async throws {
+        let server = try await TestServer { _ in
+            .raw(Array("\(statusLine)\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8))
+        }
+        let result = try ReaderProcess(server: server).run("films", "1", "--retries", "0")
+        #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(statusLine): \(result.stderr)")
+        #expect(!result.stderr.contains("arguments"), "\(statusLine): \(result.stderr)")
+        await server.shutdown()
+    }
+}

@@ -105,6 +105,26 @@ import Testing
         #expect(Self.blockPage().suggestionAfterSync == Self.blockPage().suggestion)
     }
 
+    /// Each refused certificate is the service's to fix: a sync run again does not fill its gaps,
+    /// and its group keeps the certificate's own hint.
+    @Test(arguments: [TransportFailure.Reason.certificateUntrusted, .certificateExpired, .certificateWrongName, .certificateNotYetValid])
+    func aRefusedCertificateIsNoGapASyncRunAgainFills(_ reason: TransportFailure.Reason) {
+        let error = ReaderError.transport(TransportFailure(reason, host: "127.0.0.1", port: 9, detail: ""))
+        #expect(!error.isWorthRetryingLater, "\(error.code)")
+        #expect(error.suggestionAfterSync == error.suggestion, "\(error.code): \(error.suggestionAfterSync)")
+        #expect(!error.suggestionAfterSync.contains("run the sync again"), "\(error.code)")
+    }
+
+    /// A status that is no client error is the server's, never the arguments'; a 4xx still is theirs.
+    @Test(arguments: [(101, "the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                      (999, "the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                      (600, "the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                      (418, "check the arguments")])
+    func aStatusThatIsNoClientErrorIsTheServersFault(_ status: Int, _ hint: String) {
+        let error = ReaderError.status(StatusFailure(status: status, url: "http://127.0.0.1:9/api/people/"))
+        #expect(error.suggestion == hint, "\(error.code)")
+    }
+
     @Test func aGroupOfDifferentNotFoundsSaysWhatTheCodeMeansAndNamesAFew() {
         var report = SyncReport()
         for id in ["a1", "b2", "c3", "d4", "e5"] {

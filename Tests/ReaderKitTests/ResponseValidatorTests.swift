@@ -110,6 +110,45 @@ import TestSupport
         }
     }
 
+    /// 2xx answers of the token endpoint without a token reader can use, and the code each is:
+    /// the server answering wrongly (a captive portal, a broken proxy), never a refusal.
+    static let tokenlessAnswers: [(name: String, contentType: String, body: String, code: String)] = [
+        ("an HTML page", "text/html", "<html><title>Hotel WiFi login</title></html>", "D1001"),
+        ("bad JSON", "application/json", #"{"access_token": "#, "D1002"),
+        ("no access_token", "application/json", #"{"token_type": "bearer"}"#, "D1003"),
+        ("a number for a token", "application/json", #"{"access_token": 7}"#, "D1004"),
+        ("an empty token", "application/json", #"{"access_token": ""}"#, "D1005"),
+        ("a token with CRLF", "application/json", #"{"access_token": "a\r\nX-Injected: 1"}"#, "D1005"),
+        ("a token with a space", "application/json", #"{"access_token": "a b"}"#, "D1005"),
+        ("a non-ASCII token", "application/json", #"{"access_token": "tökén"}"#, "D1005"),
+        ("a 100 KB token", "application/json", #"{"access_token": "\#(String(repeating: "a", count: 100_000))"}"#, "D1005"),
+    ]
+
+    @Test(arguments: tokenlessAnswers.indices)
+    func aTokenEndpoint2xxWithoutAUsableTokenIsTheServersFaultNotARefusal(_ index: Int) throws {
+        let answer = Self.tokenlessAnswers[index]
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": answer.contentType], body: Data(answer.body.utf8))
+        do throws(ReaderError) {
+            _ = try RedditToken.read(response, url: "https://www.reddit.com/api/v1/access_token", clientID: "id", installedApp: false, now: Date())
+            Issue.record("\(answer.name): a token")
+        } catch {
+            #expect(error.code.description == answer.code, "\(answer.name): \(error)")
+            #expect(error.exitCode == (answer.code == "D1001" ? .protocolError : .dataError), "\(answer.name)")
+            #expect(!error.suggestion.contains("READER_REDDIT_CLIENT"), "\(answer.name): \(error.suggestion)")
+        }
+    }
+
+    /// An answer that says it refuses is a refusal, whatever its status.
+    @Test func aTokenEndpoint200SayingErrorIsStillARefusal() throws {
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"error": "invalid_grant"}"#.utf8))
+        do throws(ReaderError) {
+            _ = try RedditToken.read(response, url: "https://www.reddit.com/api/v1/access_token", clientID: "id", installedApp: false, now: Date())
+            Issue.record("a token")
+        } catch {
+            #expect(error.code.description == "R1004", "\(error)")
+        }
+    }
+
     /// Raw control characters and invalid UTF-8 are not JSON (RFC 8259 §7, §8.1): D1002, with
     /// the reason in the detail. A number too large for the model stays D1005: that JSON is valid.
     static let textViolations: [(bytes: [UInt8], reason: String)] = [

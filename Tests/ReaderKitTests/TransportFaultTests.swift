@@ -149,6 +149,52 @@ import TestSupport
         await server.shutdown()
     }
 
+    /// `{"count": 0, "next": null, "previous": null, "results": []}` gzipped (mtime 0).
+    static let gzippedEmptyPage: [UInt8] = [
+        0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xAB, 0x56, 0x4A, 0xCE, 0x2F, 0xCD, 0x2B, 0x51, 0xB2,
+        0x52, 0x30, 0xD0, 0x51, 0x50, 0xCA, 0x4B, 0xAD, 0x00, 0x31, 0xF3, 0x4A, 0x73, 0x72, 0x80, 0xBC, 0x82, 0xA2, 0xD4,
+        0xB2, 0xCC, 0xFC, 0xD2, 0x62, 0x84, 0x48, 0x51, 0x6A, 0x71, 0x69, 0x4E, 0x09, 0x48, 0x20, 0x3A, 0xB6, 0x16, 0x00,
+        0x60, 0x7A, 0x67, 0xB1, 0x3B, 0x00, 0x00, 0x00,
+    ]
+
+    /// Gzip cut short, or followed by bytes that are none of it, under a Content-Length that is the
+    /// body's own: not the connection's fault, as the whole body came.
+    static let brokenGzipBodies: [(name: String, body: [UInt8])] = [
+        ("gzip cut short", Array(gzippedEmptyPage.prefix(40))),
+        ("gzip without its trailer", Array(gzippedEmptyPage.dropLast(8))),
+        ("gzip followed by other bytes", gzippedEmptyPage + Array("trailing".utf8)),
+    ]
+
+    @Test func theWholeGzipBodyIsRead() async throws {
+        let server = try await TestServer { _ in
+            .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: Self.gzippedEmptyPage)
+        }
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+            let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
+                                                    deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"count": 0, "next": null, "previous": null, "results": []}"#)
+        }
+        await server.shutdown()
+    }
+
+    @Test(arguments: 0..<3)
+    func aBrokenGzipBodyOfTheRightLengthIsT1011NotTheConnection(_ index: Int) async throws {
+        let broken = Self.brokenGzipBodies[index]
+        let server = try await TestServer { _ in
+            .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: broken.body)
+        }
+        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+            let failure = try await failure(of: server.baseURL + "/", through: transport)
+            let error = ReaderError.transport(failure)
+            #expect(error.code.description == "T1011", "\(broken.name): \(failure)")
+            #expect(error.exitCode == .protocolError, "\(broken.name)")
+            #expect(error.message == "127.0.0.1 answered outside HTTP: a body that is not the gzip or deflate it says it is", "\(broken.name)")
+            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+            #expect(ErrorHandler().decide(error, in: ErrorContext(attempt: 1)) == .alert, "\(broken.name): not retried")
+        }
+        await server.shutdown()
+    }
+
     /// Random bytes where an answer should be: never the user's connection. The seed is recorded
     /// in the test's name, so a failure can be replayed.
     @Test(arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])

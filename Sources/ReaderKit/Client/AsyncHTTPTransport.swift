@@ -146,9 +146,14 @@ public struct AsyncHTTPTransport: HTTPTransport {
         if error is NIOTooManyBytesError { return failure(.responseTooLarge) }
         // Only the limit is "too large": a body that is not the gzip or deflate it claims to be
         // is a broken answer, not a big one.
+        let notTheGzipItSays = "a body that is not the gzip or deflate it says it is"
         if let decompression = error as? NIOHTTPDecompression.DecompressionError {
-            return decompression == .limit ? failure(.responseTooLarge)
-                : failure(.badServerResponse, fault: "a body that is not the gzip or deflate it says it is")
+            return decompression == .limit ? failure(.responseTooLarge) : failure(.badServerResponse, fault: notTheGzipItSays)
+        }
+        // Compressed data cut short, or followed by bytes that are none of it, in a body whose
+        // length was kept: the server's broken answer, which a retry would only fetch again.
+        if error is NIOHTTPDecompression.ExtraDecompressionError {
+            return failure(.badServerResponse, fault: notTheGzipItSays)
         }
         if let parserError = error as? HTTPParserError {
             if parserError == .invalidEOFState || parserError == .closedConnection { return failure(.connectionLost) }

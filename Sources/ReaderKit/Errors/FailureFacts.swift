@@ -117,9 +117,10 @@ extension ReaderError {
     /// server, a rate limit. Not a resource that is gone, forbidden, or answers in another shape.
     public var isWorthRetryingLater: Bool {
         switch self {
-        // An expired certificate or a broken answer is the service's to fix, and may be fixed by then.
+        // A broken answer is the service's to fix, and may be fixed by then. An expired certificate
+        // is the service's to renew, like the other refused certificates: its own hint says so.
         case .transport(let failure):
-            Self.networkReasons.contains(failure.reason) || failure.reason == .certificateExpired || failure.reason == .badServerResponse
+            Self.networkReasons.contains(failure.reason) || failure.reason == .badServerResponse
         case .status(let failure):
             !failure.isNetworkSecurityBlock && (failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status))
         case .rateLimited: true

@@ -199,7 +199,11 @@ extension ReaderError {
             // A 304 with nothing to confirm, a redirect without a Location that can be read, a
             // token endpoint that redirects: the server broke HTTP, the arguments are not at fault.
             case 300...399: return [.serviceAnsweredWrongly]
-            default: return [.plain(failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments")]
+            // Another client error, or the API's own error envelope in a 2xx answer: about the request.
+            case _ where (400...499).contains(failure.status) || ((200...299).contains(failure.status) && failure.apiError != nil):
+                return [.plain(failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments")]
+            // A status that is no client error (101, 999): the server's, whatever was asked.
+            default: return [.serviceAnsweredWrongly]
             }
         case .contentType:
             return [.plain("a network login page (captive portal) or a block page may be in the way; open a browser or try another network")]

@@ -7,6 +7,9 @@ extension ReaderClient {
     /// A listing that repeats itself (a cursor that comes back, or a page of posts all shown
     /// already) ends the paging there, with a notice (`R1006`): its pages are not read again, and
     /// the last page read has no ``RedditListing/after``, as nothing new lies after it.
+    ///
+    /// Each post is returned once, on the first page that brings it: Reddit's listings shift while
+    /// they are read, so a page may repeat posts of the one before it (or list one twice).
     /// - Parameters:
     ///   - pages: the most pages to load.
     ///   - options: how the cache and the network may be used, for every page.
@@ -31,8 +34,12 @@ extension ReaderClient {
                 await noticeRepeatedListing(after: after, stoppedAfter: page - 1, of: pages)
                 break
             }
-            loaded.append(listing)
-            postsShown.formUnion(names)
+            var fresh = listing
+            fresh.value.children.removeAll { thing in
+                guard case .post(let post) = thing else { return false }
+                return !postsShown.insert(post.name).inserted
+            }
+            loaded.append(fresh)
             progress?(LoadProgress(completed: page, total: pages))
             guard page < pages, let next = listing.value.after, Reddit.isFullname(next), !listing.value.children.isEmpty else { break }
             guard cursorsFollowed.insert(next).inserted else {

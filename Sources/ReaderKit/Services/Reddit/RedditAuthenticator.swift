@@ -76,8 +76,9 @@ extension RedditToken {
     /// Reads the token endpoint's answer: a token (its lifetime capped at a week), or why there is
     /// none. The answer is untrusted: a token must be printable ASCII of at most 4 KB, and the
     /// server's error text is sanitised before it can be shown.
-    /// - Throws: ``ReaderError/authentication(_:)`` for a refused or empty answer; a status error
-    ///   for a server failing like any server (429, 5xx).
+    /// - Throws: ``ReaderError/authentication(_:)`` for a refusal (400, 401, 403, or an `error` in
+    ///   the answer); a status error for a server failing like any server (429, 5xx); a content-type
+    ///   or decoding error for a 2xx answer without a token reader can use.
     static func read(_ response: HTTPResponse, url: String, clientID: String, installedApp: Bool,
                      now: Date) throws(ReaderError) -> RedditToken {
         struct Answer: Decodable {
@@ -95,13 +96,29 @@ extension RedditToken {
             }
             var text: String { switch self { case .number(let n): String(n); case .text(let t): TerminalText.sanitise(t, maxLength: 4096) } }
         }
-        let answer = try? JSONDecoder().decode(Answer.self, from: response.body.prefix(64 * 1024))
+        let answerLimit = 64 * 1024
+        let decoded = Result { try JSONDecoder().decode(Answer.self, from: response.body.prefix(answerLimit)) }
+        let answer = try? decoded.get()
         switch response.status {
         case 200...299:
-            guard let answer, answer.error == nil, let token = answer.accessToken, !token.isEmpty, token.count <= 4096,
-                  token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-                throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text ?? "no token in the answer",
+            // Only an answer saying it refuses is a refusal; a 2xx without a token reader can use is
+            // the server answering wrongly (a captive portal, a broken proxy), never the credentials.
+            if let refusal = answer?.error {
+                throw .authentication(AuthenticationFailure(status: response.status, serverError: refusal.text,
                                                             installedApp: installedApp, refusedBy: "Reddit"))
+            }
+            try ResponseValidator.validateContentType(response, url: url)
+            guard response.body.count <= answerLimit else {
+                throw .decoding(DecodingFailure(.invalidValue, codingPath: "", detail: "an answer of more than 64 KB, larger than any token's", url: url))
+            }
+            let answer: Answer
+            do { answer = try decoded.get() } catch { throw .decoding(DecodingFailure(error, url: url)) }
+            guard let token = answer.accessToken else {
+                throw .decoding(DecodingFailure(.keyMissing, codingPath: "access_token", detail: "key \"access_token\" not found", url: url))
+            }
+            guard !token.isEmpty, token.count <= 4096, token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw .decoding(DecodingFailure(.invalidValue, codingPath: "access_token",
+                                                detail: "not a token: empty, longer than 4 KB, or other than printable ASCII", url: url))
             }
             let lifetime = min(max(answer.expiresIn ?? 3600, 0), 7 * 86_400)
             return RedditToken(accessToken: token, expiresAt: now.addingTimeInterval(lifetime), clientID: clientID)
