@@ -91,7 +91,7 @@ extension Reader {
                     shown: credentials.value.map { TerminalText.sanitise($0.clientID, maxLength: 100) } ?? "none (Reddit is read anonymously)",
                     json: credentials.value.map { .string($0.clientID) } ?? .null),
                 // Whether there is a secret, never the secret.
-                Row(name: "reddit.client-secret", source: credentials.source,
+                Row(name: "reddit.client-secret", source: settings.redditClientSecretSource,
                     shown: credentials.value?.clientSecret == nil ? "none" : "set (hidden)",
                     json: credentials.value?.clientSecret == nil ? .null : .string("hidden")),
                 Row(name: "reddit.subreddits", source: settings.subreddits.source, shown: list(settings.subreddits.value),

@@ -111,6 +111,38 @@ import TestSupport
         #expect(!json.stdout.contains(secret))
     }
 
+    /// The secret's row names where the secret was taken from, its own variable or line, never the id's.
+    @Test func theSecretsRowSaysWhereTheSecretCameFrom() throws {
+        let secret = "gkoLXELoV07ZBNUXrvWZfzE3aI"
+        let (fromFile, _) = try Self.reader(config: "[reddit]\nclient-id = \"p-jcoLKBynTLew\"\n\nclient-secret = \"\(secret)\"\n")
+        let file = try fromFile.run("config", "--json")
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(Self.settings(file)["reddit.client-id"]?["from"] as? String == "config file line 2")
+        #expect(Self.settings(file)["reddit.client-secret"]?["from"] as? String == "config file line 4")
+        #expect(!file.stdout.contains(secret))
+
+        var fromEnvironment = fromFile
+        fromEnvironment.environment["READER_REDDIT_CLIENT_ID"] = "envid"
+        fromEnvironment.environment["READER_REDDIT_CLIENT_SECRET"] = secret
+        let json = try fromEnvironment.run("config", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let settings = Self.settings(json)
+        #expect(settings["reddit.client-id"]?["from"] as? String == "$READER_REDDIT_CLIENT_ID")
+        #expect(settings["reddit.client-secret"]?["from"] as? String == "$READER_REDDIT_CLIENT_SECRET")
+        #expect(settings["reddit.client-secret"]?["source"] as? String == "environment")
+        #expect(settings["reddit.client-secret"]?["value"] as? String == "hidden")
+        let table = try fromEnvironment.run("config")
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.contains(["reddit.client-secret", "$READER_REDDIT_CLIENT_SECRET", "set", "(hidden)"]), "\(table.stdout)")
+        for result in [json, table] { #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret)) }
+
+        // An id without a secret: the secret is none, for want of its own variable.
+        fromEnvironment.environment["READER_REDDIT_CLIENT_SECRET"] = nil
+        let idOnly = try fromEnvironment.run("config", "--json")
+        #expect(Self.settings(idOnly)["reddit.client-secret"]?["from"] as? String == "$READER_REDDIT_CLIENT_SECRET")
+        #expect(Self.settings(idOnly)["reddit.client-secret"]?["value"] is NSNull)
+    }
+
     @Test(arguments: [
         ("timeout = \"30s\"\nretries = 11\n", ":2: retries: must be from 0 to 10, got 11"),
         ("retries = -1\n", ":1: retries: must be from 0 to 10, got -1"),
