@@ -30,6 +30,27 @@ import TestSupport
         await server.shutdown()
     }
 
+    /// A relative `$XDG_CONFIG_HOME` passed over for `~/.config` is said to be, as the file and in `--json`.
+    @Test func aRelativeXDGConfigHomeIsToldAsIgnored() throws {
+        var reader = ReaderProcess()
+        reader.environment["HOME"] = reader.folder.path
+        reader.environment["XDG_CONFIG_HOME"] = "cfg"
+        let reason = "XDG_CONFIG_HOME is relative (\"cfg\"), so it is ignored: a folder must be a full path, starting with /"
+        let config = try reader.run("config")
+        #expect(config.status == 0, "\(config.stderr)")
+        #expect(config.stdout.hasPrefix("config file: \(reader.folder.path)/.config/reader/config.toml (none there; \(reason))\n"),
+                "\(config.stdout)")
+        let json = try reader.run("config", "--json")
+        let file = json.json?["config_file"] as? [String: Any]
+        #expect(file?["ignored"] as? String == reason, "\(json.stdout)")
+        #expect(file?["path"] as? String == reader.folder.path + "/.config/reader/config.toml")
+        // A full one is used, and nothing is said.
+        reader.environment["XDG_CONFIG_HOME"] = reader.folder.path
+        let used = try reader.run("config", "--json")
+        #expect((used.json?["config_file"] as? [String: Any])?["ignored"] is NSNull, "\(used.stdout)")
+        #expect((used.json?["config_file"] as? [String: Any])?["path"] as? String == reader.folder.path + "/reader/config.toml")
+    }
+
     /// The cache commands' options are taken before the subcommand's name as after it.
     @Test func theCacheCommandsTakeTheirOptionsBeforeTheSubcommand() throws {
         let reader = ReaderProcess()
