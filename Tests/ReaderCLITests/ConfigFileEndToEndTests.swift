@@ -297,4 +297,25 @@ import TestSupport
         #expect(plainRun.status != 0 && plainRun.stderr.hasPrefix("error T"), "\(plainRun.stderr.debugDescription)")
         for plain in [plainParse, plainRun] { #expect(!plain.stderr.contains("\u{1B}")) }
     }
+
+    /// A file that does not parse has no `color = false` to keep: its R1002 is styled as without
+    /// a file, by the terminal, `NO_COLOR` and `--no-color` (a guess at a broken file's lines would be no rule).
+    @Test func aFileThatDoesNotParseLeavesTheErrorsStyleToTheTerminalAndTheEnvironment() throws {
+        let (base, path) = try Self.reader(config: "color = false\nretries = \"x\"\n")
+        // On a terminal 80 columns wide the message is wrapped after "error R1002:".
+        let message = "\(path):2:\n  retries: must be a whole number"
+        let terminal = try base.runOnTerminal(["films"], streams: [.standardError])
+        #expect(terminal.status == 78)
+        #expect(terminal.stderr.hasPrefix("\u{1B}[31merror R1002\u{1B}[0m:"), "the control run must colour: \(terminal.stderr.debugDescription)")
+        #expect(terminal.stderr.contains(message), "\(terminal.stderr.debugDescription)")
+        let flag = try base.runOnTerminal(["films", "--no-color"], streams: [.standardError])
+        var noColor = base
+        noColor.environment["NO_COLOR"] = "1"
+        let environment = try noColor.runOnTerminal(["films"], streams: [.standardError])
+        for plain in [flag, environment] {
+            #expect(plain.status == 78 && plain.stderr.hasPrefix("error R1002:"), "\(plain.stderr.debugDescription)")
+            #expect(plain.stderr.contains(message), "\(plain.stderr.debugDescription)")
+            #expect(!plain.stderr.contains("\u{1B}"))
+        }
+    }
 }
