@@ -6,6 +6,8 @@ import ReaderKit
 /// 1024, as `du -h` and `ls -h` count. A negative size (`-1`) is read too, for its option to refuse.
 struct ByteCount: ExpressibleByArgument, Equatable {
     var bytes: Int
+    /// The text it was read from, if any: a refusal quotes what was given (`-1MB`), not its bytes.
+    var given: String?
 
     init(bytes: Int) { self.bytes = bytes }
 
@@ -19,7 +21,11 @@ struct ByteCount: ExpressibleByArgument, Equatable {
         guard let value = OutsideNumbers.number(negative ? String(text.dropFirst()) : text, units: units, spaceBeforeUnit: true),
               value <= Double(Int64.max / 2) else { return nil }
         bytes = negative ? -Int(value) : Int(value)
+        given = text
     }
+
+    /// The size as given, else as ``describe(_:)`` says it.
+    var shown: String { given ?? Self.describe(bytes) }
 
     /// How `--help` shows a default: `100MB`.
     var defaultValueDescription: String { String(Self.describe(bytes).filter { $0 != " " }) }

@@ -91,7 +91,7 @@ extension Reader {
                     shown: credentials.value.map { TerminalText.sanitise($0.clientID, maxLength: 100) } ?? "none (Reddit is read anonymously)",
                     json: credentials.value.map { .string($0.clientID) } ?? .null),
                 // Whether there is a secret, never the secret.
-                Row(name: "reddit.client-secret", source: credentials.source,
+                Row(name: "reddit.client-secret", source: settings.redditClientSecretSource,
                     shown: credentials.value?.clientSecret == nil ? "none" : "set (hidden)",
                     json: credentials.value?.clientSecret == nil ? .null : .string("hidden")),
                 Row(name: "reddit.subreddits", source: settings.subreddits.source, shown: list(settings.subreddits.value),
@@ -110,8 +110,11 @@ extension Reader {
         static func render(_ settings: ReaderSettings, style: Style) -> String {
             let rows = rows(settings)
             let file = settings.configFilePath.map { TerminalText.sanitise($0, maxLength: 300) }
-            var lines = ["config file: " + (file.map { "\($0) (\(settings.configFileFound ? "read" : "none there"))" }
-                ?? "none (\(ConfigFile.noPathReason(environment: ProcessEnvironment.current)))"), ""]
+            let environment = ProcessEnvironment.current
+            // A relative $XDG_CONFIG_HOME is passed over for ~/.config: said, so that it is not thought read.
+            let ignored = ConfigFile.ignoredFolderReason(environment: environment).map { "; " + $0 } ?? ""
+            var lines = ["config file: " + (file.map { "\($0) (\(settings.configFileFound ? "read" : "none there")\(ignored))" }
+                ?? "none (\(ConfigFile.noPathReason(environment: environment)))"), ""]
             let nameWidth = rows.map(\.name.count).max() ?? 0
             let sourceWidth = rows.map { TerminalText.width($0.source.description) }.max() ?? 0
             lines.append(style.bold(TerminalText.pad("SETTING", toWidth: nameWidth) + "  " + TerminalText.pad("FROM", toWidth: sourceWidth) + "  VALUE"))
@@ -123,11 +126,12 @@ extension Reader {
             return lines.joined(separator: "\n")
         }
 
-        /// `{"config_file": {"path", "found"}, "settings": {"timeout": {"value", "source", "from"}, …}}`.
+        /// `{"config_file": {"path", "found", "ignored"}, "settings": {"timeout": {"value", "source", "from"}, …}}`.
         static func json(_ settings: ReaderSettings) -> JSONValue {
             .object([
                 "config_file": .object(["path": settings.configFilePath.map { .string($0) } ?? .null,
-                                        "found": .bool(settings.configFileFound)]),
+                                        "found": .bool(settings.configFileFound),
+                                        "ignored": ConfigFile.ignoredFolderReason(environment: ProcessEnvironment.current).map { .string($0) } ?? .null]),
                 "settings": .object(Dictionary(uniqueKeysWithValues: rows(settings).map { row in
                     (row.name, .object(["value": row.json, "source": .string(row.source.kind),
                                         "from": .string(row.source.description)]))

@@ -222,7 +222,7 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
         guard !(offline && refresh) else { throw ValidationError("--offline and --refresh cannot be used together") }
         guard !(offline && wait) else { throw ValidationError("--offline and --wait cannot be used together: --offline never touches the network") }
         if let problem = maxWait.problem("--max-wait", within: .zero...(.seconds(86_400)), bounds: "from 0 to a day") { throw ValidationError(problem) }
-        guard cacheSize.bytes >= 0 else { throw ValidationError("--cache-size must be 0 or more, got \(ByteCount.describe(cacheSize.bytes))") }
+        guard cacheSize.bytes >= 0 else { throw ValidationError("--cache-size must be 0 or more, got \(cacheSize.shown)") }
     }
 
     var loadOptions: LoadOptions {

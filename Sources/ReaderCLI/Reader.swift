@@ -225,7 +225,8 @@ enum CompletionScriptCheck {
 /// parses as before, at no cost.
 enum NegativeNumber {
     /// `arguments` with the negative number `refusal` is about made a value: `--page=-1` for an
-    /// option's, `-- -99` at the end for an argument's (unless a `--` is there already). Nil when
+    /// option's, `-- -99` at the end for an argument's (unless a `--` is there already): one the
+    /// parser called unknown, or the first when it says an argument is missing. Nil when
     /// `refusal` is about something else.
     static func asValue(in arguments: [String], refusedWith refusal: String) -> [String]? {
         var rewritten = arguments
@@ -237,8 +238,10 @@ enum NegativeNumber {
             rewritten.remove(at: index + 1)
             return rewritten
         }
+        // "Missing expected argument '<post>'" for `reader comments -1`: the number is the argument missed.
+        let isMissedArgument = refusal.hasPrefix("Missing expected argument '")
         guard !arguments.contains("--"),
-              let index = arguments.firstIndex(where: { isNegativeNumber($0) && refusal.hasPrefix("Unknown option '\($0)'") })
+              let index = arguments.firstIndex(where: { isNegativeNumber($0) && (isMissedArgument || refusal.hasPrefix("Unknown option '\($0)'")) })
         else { return nil }
         let number = rewritten.remove(at: index)
         return rewritten + ["--", number]

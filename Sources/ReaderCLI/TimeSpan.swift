@@ -6,14 +6,23 @@ import ReaderKit
 /// (`-1`) is read too, so that the option's own check can say what its bounds are.
 struct TimeSpan: ExpressibleByArgument, Equatable {
     var duration: Duration
+    /// The text given for a time longer than any option takes, said as it was in the refusal.
+    private var tooLong: String?
 
     init(_ duration: Duration) { self.duration = duration }
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)
         let negative = text.hasPrefix("-")
-        guard let seconds = OutsideNumbers.number(negative ? String(text.dropFirst()) : text, units: OutsideNumbers.timeUnits),
-              seconds <= ConfigFile.maximumTimeSpan.inSecondsForHelp else { return nil }
+        guard let seconds = OutsideNumbers.number(negative ? String(text.dropFirst()) : text, units: OutsideNumbers.timeUnits)
+        else { return nil }
+        guard seconds <= ConfigFile.maximumTimeSpan.inSecondsForHelp else {
+            // Held as just beyond the longest any option takes, so that its own check refuses it with its bounds.
+            let beyond = ConfigFile.maximumTimeSpan + .seconds(1)
+            duration = negative ? .zero - beyond : beyond
+            tooLong = text
+            return
+        }
         let milliseconds = Int64((seconds * 1000).rounded())
         duration = .milliseconds(negative ? -milliseconds : milliseconds)
     }
@@ -34,7 +43,7 @@ struct TimeSpan: ExpressibleByArgument, Equatable {
 
     /// Nil when the time is within `range`, else `OPTION must be BOUNDS, got VALUE`.
     func problem(_ option: String, within range: ClosedRange<Duration>, bounds: String) -> String? {
-        range.contains(duration) ? nil : "\(option) must be \(bounds), got \(defaultValueDescription)"
+        range.contains(duration) ? nil : "\(option) must be \(bounds), got \(tooLong ?? defaultValueDescription)"
     }
 }
 

@@ -111,6 +111,38 @@ import TestSupport
         #expect(!json.stdout.contains(secret))
     }
 
+    /// The secret's row names where the secret was taken from, its own variable or line, never the id's.
+    @Test func theSecretsRowSaysWhereTheSecretCameFrom() throws {
+        let secret = "gkoLXELoV07ZBNUXrvWZfzE3aI"
+        let (fromFile, _) = try Self.reader(config: "[reddit]\nclient-id = \"p-jcoLKBynTLew\"\n\nclient-secret = \"\(secret)\"\n")
+        let file = try fromFile.run("config", "--json")
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(Self.settings(file)["reddit.client-id"]?["from"] as? String == "config file line 2")
+        #expect(Self.settings(file)["reddit.client-secret"]?["from"] as? String == "config file line 4")
+        #expect(!file.stdout.contains(secret))
+
+        var fromEnvironment = fromFile
+        fromEnvironment.environment["READER_REDDIT_CLIENT_ID"] = "envid"
+        fromEnvironment.environment["READER_REDDIT_CLIENT_SECRET"] = secret
+        let json = try fromEnvironment.run("config", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let settings = Self.settings(json)
+        #expect(settings["reddit.client-id"]?["from"] as? String == "$READER_REDDIT_CLIENT_ID")
+        #expect(settings["reddit.client-secret"]?["from"] as? String == "$READER_REDDIT_CLIENT_SECRET")
+        #expect(settings["reddit.client-secret"]?["source"] as? String == "environment")
+        #expect(settings["reddit.client-secret"]?["value"] as? String == "hidden")
+        let table = try fromEnvironment.run("config")
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.contains(["reddit.client-secret", "$READER_REDDIT_CLIENT_SECRET", "set", "(hidden)"]), "\(table.stdout)")
+        for result in [json, table] { #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret)) }
+
+        // An id without a secret: the secret is none, for want of its own variable.
+        fromEnvironment.environment["READER_REDDIT_CLIENT_SECRET"] = nil
+        let idOnly = try fromEnvironment.run("config", "--json")
+        #expect(Self.settings(idOnly)["reddit.client-secret"]?["from"] as? String == "$READER_REDDIT_CLIENT_SECRET")
+        #expect(Self.settings(idOnly)["reddit.client-secret"]?["value"] is NSNull)
+    }
+
     @Test(arguments: [
         ("timeout = \"30s\"\nretries = 11\n", ":2: retries: must be from 0 to 10, got 11"),
         ("retries = -1\n", ":1: retries: must be from 0 to 10, got -1"),
@@ -264,5 +296,26 @@ import TestSupport
         let plainRun = try reader.runOnTerminal(runError, streams: [.standardError])
         #expect(plainRun.status != 0 && plainRun.stderr.hasPrefix("error T"), "\(plainRun.stderr.debugDescription)")
         for plain in [plainParse, plainRun] { #expect(!plain.stderr.contains("\u{1B}")) }
+    }
+
+    /// A file that does not parse has no `color = false` to keep: its R1002 is styled as without
+    /// a file, by the terminal, `NO_COLOR` and `--no-color` (a guess at a broken file's lines would be no rule).
+    @Test func aFileThatDoesNotParseLeavesTheErrorsStyleToTheTerminalAndTheEnvironment() throws {
+        let (base, path) = try Self.reader(config: "color = false\nretries = \"x\"\n")
+        // On a terminal 80 columns wide the message is wrapped after "error R1002:".
+        let message = "\(path):2:\n  retries: must be a whole number"
+        let terminal = try base.runOnTerminal(["films"], streams: [.standardError])
+        #expect(terminal.status == 78)
+        #expect(terminal.stderr.hasPrefix("\u{1B}[31merror R1002\u{1B}[0m:"), "the control run must colour: \(terminal.stderr.debugDescription)")
+        #expect(terminal.stderr.contains(message), "\(terminal.stderr.debugDescription)")
+        let flag = try base.runOnTerminal(["films", "--no-color"], streams: [.standardError])
+        var noColor = base
+        noColor.environment["NO_COLOR"] = "1"
+        let environment = try noColor.runOnTerminal(["films"], streams: [.standardError])
+        for plain in [flag, environment] {
+            #expect(plain.status == 78 && plain.stderr.hasPrefix("error R1002:"), "\(plain.stderr.debugDescription)")
+            #expect(plain.stderr.contains(message), "\(plain.stderr.debugDescription)")
+            #expect(!plain.stderr.contains("\u{1B}"))
+        }
     }
 }

@@ -14,7 +14,11 @@ import TestSupport
         (["films", "--max-age", "-2h"], "--max-age must be from 0 to 100 years, got -2h"),
         (["films", "--max-stale", "-1"], "--max-stale must be from 0 to 100 years, got -1s"),
         (["films", "--max-wait", "-1"], "--max-wait must be from 0 to a day, got -1s"),
-        (["films", "--cache-size", "-1"], "--cache-size must be 0 or more, got -1 B"),
+        (["films", "--cache-size", "-1"], "--cache-size must be 0 or more, got -1"),
+        // The size as given, not in bytes.
+        (["films", "--cache-size", "-1MB"], "--cache-size must be 0 or more, got -1MB"),
+        // The post an argument-taking command missed.
+        (["comments", "-1"], "\"-1\" is not a post: give its id (2xmo63), t3_2xmo63, or its URL"),
         (["comments", "2xmo63", "--depth", "-1"], "--depth must be from 1 to 10, got -1"),
         (["comments", "2xmo63", "--limit", "-5"], "--limit must be from 1 to 500, got -5"),
         (["config", "--retries", "-3"], "--retries must be from 0 to 10, got -3"),
@@ -28,6 +32,40 @@ import TestSupport
         #expect(result.stderr.hasPrefix("error R1001: \(message)\n"), "\(arguments): \(result.stderr)")
         #expect(server.requests.isEmpty)
         await server.shutdown()
+    }
+
+    /// A time too long to hold is told the option's bounds and the time as given, not "is invalid".
+    @Test(arguments: [
+        (["films", "--max-age", "106751991167300d"], "--max-age must be from 0 to 100 years, got 106751991167300d"),
+        (["films", "--max-stale", "-106751991167300d"], "--max-stale must be from 0 to 100 years, got -106751991167300d"),
+        (["films", "--timeout", "99999999999999999999d"], "--timeout must be more than 0 and at most 1 hour, got 99999999999999999999d"),
+        (["cache", "prune", "--older-than", "3660000d"], "--older-than must be from 0 to 100 years, got 3660000d"),
+    ])
+    func aTimeTooLongToHoldIsToldTheOptionsBounds(arguments: [String], message: String) throws {
+        let result = try ReaderProcess().run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error R1001: \(message)\n"), "\(arguments): \(result.stderr)")
+    }
+
+    /// A relative `$XDG_CONFIG_HOME` passed over for `~/.config` is said to be, as the file and in `--json`.
+    @Test func aRelativeXDGConfigHomeIsToldAsIgnored() throws {
+        var reader = ReaderProcess()
+        reader.environment["HOME"] = reader.folder.path
+        reader.environment["XDG_CONFIG_HOME"] = "cfg"
+        let reason = "XDG_CONFIG_HOME is relative (\"cfg\"), so it is ignored: a folder must be a full path, starting with /"
+        let config = try reader.run("config")
+        #expect(config.status == 0, "\(config.stderr)")
+        #expect(config.stdout.hasPrefix("config file: \(reader.folder.path)/.config/reader/config.toml (none there; \(reason))\n"),
+                "\(config.stdout)")
+        let json = try reader.run("config", "--json")
+        let file = json.json?["config_file"] as? [String: Any]
+        #expect(file?["ignored"] as? String == reason, "\(json.stdout)")
+        #expect(file?["path"] as? String == reader.folder.path + "/.config/reader/config.toml")
+        // A full one is used, and nothing is said.
+        reader.environment["XDG_CONFIG_HOME"] = reader.folder.path
+        let used = try reader.run("config", "--json")
+        #expect((used.json?["config_file"] as? [String: Any])?["ignored"] is NSNull, "\(used.stdout)")
+        #expect((used.json?["config_file"] as? [String: Any])?["path"] as? String == reader.folder.path + "/reader/config.toml")
     }
 
     /// The cache commands' options are taken before the subcommand's name as after it.

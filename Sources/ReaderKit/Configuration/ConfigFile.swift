@@ -87,6 +87,13 @@ public struct ConfigFile: Sendable, Equatable {
         UserFolders.unusable(["XDG_CONFIG_HOME", "HOME"], in: environment)
     }
 
+    /// Why ``path(environment:)`` is not under `$XDG_CONFIG_HOME` although it is set: it is
+    /// relative (`XDG_CONFIG_HOME is relative ("cfg"), so it is ignored: …`); nil when it is
+    /// unset, empty or used.
+    public static func ignoredFolderReason(environment: [String: String]) -> String? {
+        UserFolders.ignored("XDG_CONFIG_HOME", in: environment)
+    }
+
     /// Reads and checks the file at `path`.
     /// - Returns: nil when there is no file there.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when it cannot be read, is not a

@@ -77,6 +77,9 @@ public struct ReaderSettings: Sendable, Equatable {
     public var redditOAuthURL: Setting<URL>
     /// The Reddit app; nil reads anonymously. The id and the secret always come from one layer.
     public var redditCredentials: Setting<RedditCredentials?>
+    /// Where the secret of ``redditCredentials`` was taken from, or looked for when there is none:
+    /// the same layer as the id, but its own variable or line (built-in: ``Source/builtIn``).
+    public var redditClientSecretSource: Source = .builtIn
     /// What `reader posts` reads without a subreddit (joined with `+`), and what `reader sync`
     /// syncs without arguments.
     public var subreddits: Setting<[String]>
@@ -127,7 +130,10 @@ public struct ReaderSettings: Sendable, Equatable {
         if let value = file.swapiURL { swapiURL.override(value, from: source("swapi.url")) }
         if let value = file.redditURL { redditURL.override(value, from: source("reddit.url")) }
         if let value = file.redditOAuthURL { redditOAuthURL.override(value, from: source("reddit.oauth-url")) }
-        if let value = file.redditCredentials { redditCredentials.override(value, from: source("reddit.client-id")) }
+        if let value = file.redditCredentials {
+            redditCredentials.override(value, from: source("reddit.client-id"))
+            redditClientSecretSource = source("reddit.client-secret")
+        }
         if let value = file.subreddits { subreddits.override(value, from: source("reddit.subreddits")) }
         if let value = file.syncSWAPI { syncSWAPI.override(value, from: source("sync.swapi")) }
         if let value = file.hiddenSubreddits { hiddenSubreddits.override(value, from: source("reddit.hide-subreddits")) }
@@ -149,6 +155,7 @@ public struct ReaderSettings: Sendable, Equatable {
         if idSet || secretSet {
             redditCredentials.override(try RedditCredentials.fromEnvironment(environment),
                                        from: .environment(variable: idSet ? "READER_REDDIT_CLIENT_ID" : "READER_REDDIT_CLIENT_SECRET"))
+            redditClientSecretSource = .environment(variable: "READER_REDDIT_CLIENT_SECRET")
         }
         if let value = environment["NO_COLOR"], !value.isEmpty {
             color.override(false, from: .environment(variable: "NO_COLOR"))

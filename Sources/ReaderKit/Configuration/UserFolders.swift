@@ -31,6 +31,13 @@ enum UserFolders {
         return relative ? listed + ": a folder must be a full path, starting with /" : listed
     }
 
+    /// `XDG_CONFIG_HOME is relative ("cfg"), so it is ignored: …` when `variable` is set to a
+    /// relative path; nil when it is unset, empty or absolute.
+    static func ignored(_ variable: String, in environment: [String: String]) -> String? {
+        guard let value = environment[variable], !value.isEmpty, !value.hasPrefix("/") else { return nil }
+        return "\(variable) \(state(of: variable, in: environment)), so it is ignored: a folder must be a full path, starting with /"
+    }
+
     /// `is not set`, `is empty` or `is relative ("home")`: why `variable` is not used.
     private static func state(of variable: String, in environment: [String: String]) -> String {
         guard let value = environment[variable] else { return "is not set" }
