@@ -71,6 +71,7 @@ public enum TerminalText {
     /// - Parameters:
     ///   - secrets: the strings never to show; the longest is looked for first.
     ///   - text: untrusted text.
+    ///   - replacement: what stands where a secret was.
     public static func redacting(_ secrets: [String], in text: String, with replacement: String = "[redacted]") -> String {
         var text = text
         for secret in secrets.sorted(by: { $0.count > $1.count }) {
