@@ -19,7 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // TLS is AsyncHTTPClient's; ReaderKit reads its errors, and a refused certificate's dates.
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // The config file's TOML (toml++ underneath: it reports the line of a syntax error).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Property tests of every parser at a boundary (test targets only).
