@@ -327,6 +327,22 @@ import TestSupport
             }
         }
     }
+
+    /// A path the cache commands cannot look at is not "no cache yet": under something that is
+    /// no folder (and, for another user, under a folder of theirs), the cache may well be there.
+    @Test func aCachePathThatCannotBeLookedAtIsRefusedByTheCacheCommands() throws {
+        var reader = ReaderProcess()
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/a-file"
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
+        reader.environment["READER_CACHE_PATH"] = file + "/cache.sqlite"
+        for arguments in [["cache", "stats"], ["cache", "clear"], ["cache", "prune"]] {
+            let result = try reader.run(arguments)
+            #expect(result.status == 73, "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("C1004") && !result.stdout.contains("0 entries"), "\(arguments): \(result.stdout) \(result.stderr)")
+        }
+    }
 }
 
 extension OutsideNumbersFollowUpEndToEndTests {

@@ -158,8 +158,8 @@ actor CacheStore {
     }
 
     /// Counts the load for `reader cache stats`; a cache that cannot be written is not counted in.
-    /// A read-only file or a full disk is not warned about here: the read was whole, and only its
-    /// count is lost; another process's lock is (``write(quietWhenUnwritable:_:)``).
+    /// A read-only file, a full disk or another process's lock is not warned about here, nor
+    /// waited for: the read was whole, and only its count is lost.
     func recordUse(_ use: CacheUse, service: ServiceName, key: String) async {
         let now = now()
         await write(quietWhenUnwritable: true) { (cache) async throws(CacheFailure) in
@@ -203,7 +203,14 @@ actor CacheStore {
         // lstat, not fileExists: a link whose target is missing (or a loop of links) is a path that
         // names something, and it cannot be opened; only a path naming nothing is "no cache yet".
         var status = stat()
-        guard lstat(path, &status) == 0 else { return ifMissing(path) }
+        guard lstat(path, &status) == 0 else {
+            // Only a path that names nothing is "no cache yet": one this user cannot look at (a
+            // folder of another user's), or under something that is no folder, may hold one.
+            guard errno == ENOENT else {
+                throw .cache(CacheFailure(.unavailable, path: path, detail: "cannot look at the file: \(String(cString: strerror(errno)))"))
+            }
+            return ifMissing(path)
+        }
         if (status.st_mode & S_IFMT) == S_IFLNK, !FileManager.default.fileExists(atPath: path) {
             throw .cache(CacheFailure(.unavailable, path: path, detail: "a symbolic link to a file that does not exist (or a loop of links)"))
         }
@@ -223,10 +230,11 @@ actor CacheStore {
     /// Runs a write on the current cache. On a read-only cache it is skipped, said once at the
     /// first: a command that only reads it (`reader cache stats`) has nothing to be warned about.
     /// - Parameter quietWhenUnwritable: bookkeeping (a read's record of its use), which a
-    ///   read-only file or a full disk skips without a word, and which is no data a sync stored.
+    ///   read-only file, a full disk or another process's lock skips without a word, and which is
+    ///   no data a sync stored.
     private func write(quietWhenUnwritable: Bool = false, _ body: (ResponseCache) async throws(CacheFailure) -> Void) async {
         guard let cache = current else { return }
-        if quietWhenUnwritable, cache.isReadOnly, !(cache.readOnlyBecause.map(CacheFile.isBusy) ?? false) { return }
+        if quietWhenUnwritable, cache.isReadOnly { return }
         guard !cache.isReadOnly else {
             let failure = CacheFailure(.unwritable, path: cache.path,
                                        detail: cache.readOnlyBecause?.detail ?? "the file or its folder is read-only")
@@ -239,7 +247,7 @@ actor CacheStore {
         }
         let generation = self.generation
         do { try await body(cache) } catch {
-            if quietWhenUnwritable, error.reason == .unwritable, !CacheFile.isBusy(error) {
+            if quietWhenUnwritable, error.reason == .unwritable {
                 logger.debug("use not recorded", metadata: ["cache.detail": "\(error.detail)"])
                 return
             }

@@ -141,8 +141,10 @@ public struct ResponseCache: Sendable {
         try await perform(Self.recording(use, service: service, key: key, at: now))
     }
 
+    /// A read's record of its use never waits for another process's lock: it is bookkeeping, and
+    /// a read does not wait for a writer.
     private static func recording(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) -> Work<Void> {
-        .write { db in
+        .write(waitingForLocks: false) { db in
             if let key, use != .miss { try CacheEntryTable.markUsed(key: key, at: now, db) }
             try ServiceStateTables.count(use, of: service, db)
         }
@@ -331,6 +333,9 @@ public struct ResponseCache: Sendable {
             case readOnWriter
             /// The writer connection, in a transaction.
             case write
+            /// The writer connection, in a transaction begun only if no other process holds the
+            /// write lock: it is skipped (busy) rather than waiting.
+            case writeWithoutWaiting
         }
 
         var access: Access
@@ -348,9 +353,10 @@ public struct ResponseCache: Sendable {
             Work(access: .readOnWriter, checksWritable: false, changesContent: false, body: body)
         }
 
-        static func write(checkingWritable: Bool = true, changingContent: Bool = false,
+        static func write(checkingWritable: Bool = true, changingContent: Bool = false, waitingForLocks: Bool = true,
                           _ body: @escaping @Sendable (Database) throws -> T) -> Work {
-            Work(access: .write, checksWritable: checkingWritable, changesContent: changingContent, body: body)
+            Work(access: waitingForLocks ? .write : .writeWithoutWaiting, checksWritable: checkingWritable,
+                 changesContent: changingContent, body: body)
         }
     }
 
@@ -362,6 +368,7 @@ public struct ResponseCache: Sendable {
             case .read: try reader().read(work.body)
             case .readOnWriter: try writer.writeWithoutTransaction(work.body)
             case .write: try writer.write(work.body)
+            case .writeWithoutWaiting: try writer.writeWithoutTransaction { db in try self.withoutWaiting(db, work.body) }
             }
         }
     }
@@ -374,6 +381,7 @@ public struct ResponseCache: Sendable {
             case .read: try await reader().read(work.body)
             case .readOnWriter: try await writer.writeWithoutTransaction(work.body)
             case .write: try await writer.write(work.body)
+            case .writeWithoutWaiting: try await writer.writeWithoutTransaction { db in try self.withoutWaiting(db, work.body) }
             }
         }
     }
@@ -410,6 +418,19 @@ public struct ResponseCache: Sendable {
         guard CacheFile.isBusy(failure) else { return false }
         metLock.set()
         return true
+    }
+
+    /// Runs `body` in a transaction, with no wait for another process's lock.
+    private func withoutWaiting<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        _ = sqlite3_busy_timeout(db.sqliteConnection, 0)
+        defer { _ = sqlite3_busy_timeout(db.sqliteConnection, metLock.isSet ? 0 : Self.writeWaitMilliseconds) }
+        var result: T?
+        try db.inTransaction {
+            result = try body(db)
+            return .commit
+        }
+        guard let result else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the transaction ran nothing") }
+        return result
     }
 
     private static let stopWaiting: @Sendable (Database) -> Void = { db in _ = sqlite3_busy_timeout(db.sqliteConnection, 0) }
