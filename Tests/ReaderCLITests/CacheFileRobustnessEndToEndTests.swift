@@ -24,15 +24,8 @@ import TestSupport
         // on closing, and without them a read-only folder's cache cannot even be opened.)
         let entries = try #require(Self.totalEntries(try reader.run("cache", "stats", "--json")))
         #expect(entries > 1)
-        let folder = (reader.cachePath as NSString).deletingLastPathComponent
-        for item in [reader.folder.path, folder] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: item) }
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file)
-        }
+        let (binary, folder) = try Self.makeReadOnlyForAnotherUser(reader)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder) }
-        let binary = reader.folder.appendingPathComponent("reader")
-        try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
 
         for command in [["cache", "clear"], ["cache", "prune", "--older-than", "1s"], ["cache", "clear", "--api", "swapi"]] {
             // When another user clears or prunes it.
@@ -76,15 +69,8 @@ import TestSupport
                 DELETE FROM grdb_migrations WHERE identifier = 'v3';
                 """)
         }
-        let folder = (reader.cachePath as NSString).deletingLastPathComponent
-        for item in [reader.folder.path, folder] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: item) }
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file)
-        }
+        let (binary, folder) = try Self.makeReadOnlyForAnotherUser(reader)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder) }
-        let binary = reader.folder.appendingPathComponent("reader")
-        try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
 
         // When another user reads it offline, and looks at it
         let films = try reader.launch(["films", "--offline"], prefix: CacheChaosTests.unprivileged, executable: binary).wait()
@@ -104,6 +90,21 @@ import TestSupport
         var configuration = Configuration()
         configuration.readonly = true
         return configuration
+    }
+
+    /// Makes the cache's folder (0755) and its files (0444) read-only, and copies `reader` where
+    /// another user may run it.
+    /// - Returns: the copy, and the cache's folder, whose mode the caller gives back.
+    static func makeReadOnlyForAnotherUser(_ reader: ReaderProcess) throws -> (binary: URL, folder: String) {
+        let folder = (reader.cachePath as NSString).deletingLastPathComponent
+        for item in [reader.folder.path, folder] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: item) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file)
+        }
+        let binary = reader.folder.appendingPathComponent("reader")
+        try FileManager.default.copyItem(at: ReaderProcess.executable, to: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+        return (binary, folder)
     }
 
     // MARK: - Another process's write lock
