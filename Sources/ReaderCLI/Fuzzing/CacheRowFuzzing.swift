@@ -41,8 +41,8 @@ import Foundation
             try? cache.replaceRawRow(in: "rateLimit", columns: rateLimitColumns, values: values)
             if let limits = try? cache.rateLimits() {
                 for limit in limits {
-                    _ = limit.waitBeforeNextRequest(at: now).map { Duration.seconds($0) }
-                    _ = limit.lockedOutUntil(at: now).map { RelativeAge.describe(moment: $0, from: now) }
+                    _ = limit.waitBeforeNextRequest(at: now, window: .seconds(600)).map { Duration.seconds($0) }
+                    _ = limit.lockedOutUntil(at: now, window: .seconds(600)).map { RelativeAge.describe(moment: $0, from: now) }
                 }
             }
             _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", service: RedditService.name)

@@ -139,12 +139,19 @@ public final class ReaderClient: Sendable {
         return statistics
     }
 
-    /// The hosts whose rate limit is used up now (for `reader status`): each state's
-    /// ``RateLimitState/lockedOutUntil(at:)`` says until when. Empty when there is no cache file.
+    /// The hosts whose rate limit is used up now (for `reader status`), each with the reset as it
+    /// is enforced: never further away than its service's ``Service/rateLimitWindow`` (an hour for
+    /// a service not registered). Empty when there is no cache file.
     public func rateLimitLockouts() async -> [RateLimitState] {
         let states = (try? await cache.manage(ifMissing: { _ in [] }) { (cache) async throws(CacheFailure) in try await cache.rateLimits() }) ?? []
         let now = now()
-        return states.filter { $0.lockedOutUntil(at: now) != nil }
+        return states.compactMap { state in
+            let window = configuration.services[state.service]?.rateLimitWindow ?? .seconds(3600)
+            guard let until = state.lockedOutUntil(at: now, window: window) else { return nil }
+            var enforced = state
+            enforced.resetAt = until
+            return enforced
+        }
     }
 
     /// Deletes every cached entry, or those of `service` (registered or not: a service whose

@@ -90,10 +90,14 @@ public struct ErrorContext: Sendable, Equatable {
     public var usesToken: Bool
     /// Whether the token was already renewed for this request: a renewal is tried once.
     public var tokenWasRenewed: Bool
+    /// Whether the service's authenticator reads the error as a refusal of the credential the
+    /// request carried (``Authenticator/isRefusal(_:)``): then the credential is renewed once.
+    public var credentialRefused: Bool
 
     public init(mode: Mode = .interactive, hasCachedCopy: Bool = false, cachedCopyIsServable: Bool = true,
                 attempt: Int = 1, remaining: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false,
-                usesToken: Bool = false, tokenWasRenewed: Bool = false) {
+                usesToken: Bool = false, tokenWasRenewed: Bool = false, credentialRefused: Bool = false) {
+        self.credentialRefused = credentialRefused
         self.waitsForConnectivity = waitsForConnectivity
         self.usesToken = usesToken
         self.tokenWasRenewed = tokenWasRenewed

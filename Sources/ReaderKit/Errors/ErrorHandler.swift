@@ -62,8 +62,8 @@ public struct ErrorHandler: Sendable {
         }
 
         // A credential the service no longer takes is state, not an error: discard it, get a new one, and
-        // try once more. A second 401 is the app's credentials, and is shown.
-        if case .status(let failure) = error, failure.status == 401, context.usesToken, !context.tokenWasRenewed {
+        // try once more. A second refusal is the app's credentials, and is shown.
+        if context.credentialRefused, !context.tokenWasRenewed {
             return .reset(.renewToken, then: .retry(after: .zero))
         }
 
@@ -74,7 +74,7 @@ public struct ErrorHandler: Sendable {
             // A refusal of this client — its credential, still refused after a renewal, or a
             // block page of the site's network security — says nothing of the resource: the copy
             // stays, to be read offline.
-            let refusesTheClient = failure.isNetworkSecurityBlock || (failure.status == 401 && context.usesToken)
+            let refusesTheClient = failure.isBlockPage || context.credentialRefused
             return context.hasCachedCopy && !refusesTheClient ? .reset(.deleteCachedCopy, then: .alert) : .alert
         }
         if Self.mayServeStale(error) {

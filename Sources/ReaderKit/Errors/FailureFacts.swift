@@ -122,7 +122,7 @@ extension ReaderError {
         case .transport(let failure):
             Self.networkReasons.contains(failure.reason) || failure.reason == .badServerResponse
         case .status(let failure):
-            !failure.isNetworkSecurityBlock && (failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status))
+            !failure.isBlockPage && (failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status))
         case .rateLimited: true
         case .cache(let failure): failure.reason == .damagedEntry
         default: false
@@ -137,7 +137,7 @@ extension ReaderError {
         switch self {
         case .status(let failure):
             if let summary = failure.explanation?.summary { return summary }
-            if failure.isNetworkSecurityBlock { return "the site's network security blocked the requests" }
+            if failure.isBlockPage { return "the site's firewall blocked the requests" }
             if failure.isNotFound || failure.apiError?.saysNotFound == true { return "not found (\(failure.status))" }
             return "the server answered \(failure.status) \(HTTPStatusName.phrase(for: failure.status))"
         case .cache(let failure) where failure.reason == .damagedEntry:

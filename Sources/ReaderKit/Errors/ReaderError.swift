@@ -173,9 +173,9 @@ public struct StatusFailure: Sendable, Equatable {
         self.explanation = explanation
     }
 
-    /// Whether the answer was a block page of the site's network security (Reddit's "You've been
-    /// blocked by network security… use your developer token"), not an answer about the resource.
-    public var isNetworkSecurityBlock = false
+    /// Whether the answer was a page of the site's firewall refusing this client
+    /// (``Service/isBlockPage(_:status:)``), not an answer about the resource.
+    public var isBlockPage = false
 
     /// Whether the status or the API says the resource does not exist.
     public var isNotFound: Bool { status == 404 || status == 410 }

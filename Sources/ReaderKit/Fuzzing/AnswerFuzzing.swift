@@ -30,8 +30,9 @@ import GRDB
         let headers = response.headers
         let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-        _ = RateLimitState(host: "www.reddit.com", service: RedditService.name, announcement: RedditService().rateLimit(in: headers), now: now)?
-            .waitBeforeNextRequest(at: now)
+        _ = RateLimitState(host: "www.reddit.com", service: RedditService.name, announcement: RedditService().rateLimit(in: headers), now: now,
+                           window: RedditService().rateLimitWindow)?
+            .waitBeforeNextRequest(at: now, window: RedditService().rateLimitWindow)
         _ = FreshnessPolicy.mayStore(cacheControl: headers["Cache-Control"])
 
         for resource in SWAPICollection.allCases {

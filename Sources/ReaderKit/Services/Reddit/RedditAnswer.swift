@@ -17,7 +17,7 @@ enum RedditAnswer: Equatable {
         let subject = Self.subject(ofURL: failure.url)
         let reason = failure.apiError?.reason?.lowercased()
         switch (failure.status, reason) {
-        case _ where failure.isNetworkSecurityBlock: self = .blockedByNetworkSecurity(subject: subject)
+        case _ where failure.isBlockPage: self = .blockedByNetworkSecurity(subject: subject)
         case (404, "banned"): self = .banned(subject: subject)
         case (404, _), (410, _): self = .noSuchThing(subject: subject)
         case (403, "private"): self = .privateSubreddit(subject: subject)

@@ -48,6 +48,24 @@ public struct RedditService: Service {
         RateLimitAnnouncement.xRatelimit(headers)
     }
 
+    /// Reddit's window is ten minutes: a reset announced further away is a mistake.
+    public var rateLimitWindow: Duration { .seconds(600) }
+
+    /// Reddit's error bodies, with the explanation a quarantined subreddit's carries.
+    public func errorBody(in body: Data, status: Int) -> APIErrorBody? {
+        guard var answer = APIErrorBody.recognise(body) else { return nil }
+        struct Quarantine: Decodable { var quarantine_message: String? }
+        answer.explanation = (try? JSONDecoder().decode(Quarantine.self, from: body))?.quarantine_message
+        return answer
+    }
+
+    /// "You've been blocked by network security" (earlier "Your request has been blocked due to a
+    /// network policy"): what Reddit sends readers it does not let in anonymously.
+    public func isBlockPage(_ body: Data, status: Int) -> Bool {
+        let head = String(decoding: body, as: UTF8.self).lowercased()
+        return head.contains("blocked by network security") || head.contains("blocked due to a network policy")
+    }
+
     /// Reddit answers a subreddit that does not exist with a redirect to its search page: that is
     /// "not found", not a page to follow.
     public func failure(redirectedTo location: URL, from url: URL) -> StatusFailure? {
@@ -61,7 +79,7 @@ public struct RedditService: Service {
         RedditAnswer(failure).map {
             ServiceExplanation(reason: $0.reason, message: $0.message, suggestion: $0.suggestion,
                                suggestionWithCredential: $0.suggestionWithAppIdentity,
-                               summary: failure.isNetworkSecurityBlock
+                               summary: failure.isBlockPage
                                    ? "Reddit's network security blocked the requests" : nil)
         }
     }

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+
+struct Reader: AsyncParsableCommand, HelpExamples {
+    /// The root command's configuration, as help, completions and the man page show it; while
+    /// ``parse()`` parses a command line that asks for no completion script, the same with the
+    /// check for one switched off (``CompletionScriptCheck``).
+    static var configuration: CommandConfiguration {
+        CompletionScriptCheck.isSkipped ? configurationSkippingCompletionCheck : standardConfiguration
+    }
+
+    private static let configurationSkippingCompletionCheck: CommandConfiguration = {
+        var configuration = standardConfiguration
+        configuration._superCommandName = CompletionScriptCheck.placeholderSuperCommandName
+        return configuration
+    }()
+
+    private static let standardConfiguration = CommandConfiguration(
+        commandName: "reader",
+        abstract: "Read Reddit posts and the Star Wars API from the terminal, online or off.",
+        discussion: """
+            Every failure is shown with a stable code (such as T1003) and ends with a documented \
+            exit code. What was read before stays readable from a local cache when the network is gone.
+            """,
+        version: ReaderKitVersion.string,
+        subcommands: [Posts.self, Comments.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
+                      Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
+
+    static let examples = [
+        "reader posts swift",
+        "reader comments 2xmo63",
+        "reader people --search skywalker",
+        "reader films 1",
+        "reader sync swapi && reader planets --all --offline",
+        "reader status",
+    ]
+
+    /// Parses the process's arguments, on the calling thread and before any task or thread is
+    /// started: help, the version and a usage error end the process here (with their message and
+    /// exit code), so that they never pay for the concurrency runtime's threads.
+    /// `ReaderMain` calls it (``ReaderCommandLine/parse()``).
+    static func parse() -> ReaderCommandLine.Parsed {
+        // Known before parsing, so that even a parse error is rendered as asked.
+        let arguments = CommandLine.arguments.dropFirst()
+        var output = Output(json: arguments.contains("--json"))
+        output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
+        // The config file's `color = false` too, for the errors of the parse and of the run alike.
+        output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color") || OutputChoice.settingsTurnColourOff)
+        let mayAskForScript = arguments.contains(where: CompletionScriptCheck.mayAskForScript)
+        var parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(unless: mayAskForScript) {
+            Result { try parseAsRoot() }
+        }
+        // A negative number the parser took for an option: parsed again as the value it is, once for each.
+        var meant = Array(arguments)
+        for _ in arguments {
+            guard case .failure(let error) = parsed,
+                  let rewritten = NegativeNumber.asValue(in: meant, refusedWith: message(for: error)) else { break }
+            meant = rewritten
+            parsed = CompletionScriptCheck.skipping(unless: mayAskForScript) { Result { try parseAsRoot(meant) } }
+        }
+        do {
+            return ReaderCommandLine.Parsed(command: try parsed.get(), output: output)
+        } catch {
+            if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
+            // Help is requested by mistake as often as on purpose: keep the usage with the error.
+            // The message quotes the argument, which may be anything: a megabyte, escape sequences.
+            let usage = usageString(for: error)
+            let text = commandSuggestion(for: message(for: error), arguments: Array(arguments)) ?? message(for: error)
+            output.error(.invalidArgument(Wording(shortened(TerminalText.sanitise(text, maxLength: Int.max)))),
+                         decision: .alert,
+                         usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
+            Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
+        }
+    }
+
+    /// Runs a parsed command, and turns every failure into a message with its code and an exit code.
+    static func run(_ parsed: ReaderCommandLine.Parsed) async {
+        let output = parsed.output
+        do {
+            if var asyncCommand = parsed.command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = parsed.command
+                try syncCommand.run()
+            }
+            try StandardOutput.flushStandardIO()
+        } catch let failure as LoadFailure {
+            end(with: failure.error, decision: failure.decision, advice: failure.advice, output: output)
+        } catch let error as ReaderError {
+            end(with: error, decision: .alert, output: output)
+        } catch {
+            // `reader --help` reaches here, from the root command's run().
+            if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
+            exit(withError: error)
+        }
+    }
+
+    /// Writes what a clean exit says (help, the version) to stdout, checked, and exits.
+    private static func endWithMessage(of cleanExit: any Error, output: Output) -> Never {
+        let message = Help.withExamples(fullMessage(for: cleanExit))
+        do {
+            if !message.isEmpty { try StandardOutput.write(Data((message + "\n").utf8)) }
+        } catch {
+            end(with: error, decision: .alert, output: output)
+        }
+        Foundation.exit(0)
+    }
+
+    /// Reports `error` and exits with its code; a closed pipe ends quietly, as `cat` does.
+    /// - Parameter advice: the hint for the situation, when it is known (``LoadFailure/advice``).
+    private static func end(with error: ReaderError, decision: Decision, advice: [Advice]? = nil, output: Output) -> Never {
+        if case .output(let failure) = error, failure.isClosedPipe { ProcessSetup.endByClosedPipe() }
+        output.error(error, decision: decision, advice: advice)
+        Foundation.exit(error.exitCode.rawValue)
+    }
+
+    /// The parser's "Unexpected argument 'film'" where a command was expected, said as reader
+    /// says it, with the command meant: `"film" is not a command of reader: did you mean "films"?`.
+    /// Nil for any other message, or where the command takes no subcommands.
+    static func commandSuggestion(for message: String, arguments: [String]) -> String? {
+        let prefix = "Unexpected argument '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'") else { return nil }
+        let word = String(message.dropFirst(prefix.count).dropLast())
+        guard !word.hasPrefix("-") else { return nil }
+        let (path, names) = Help.subcommands(before: word, in: arguments)
+        guard !names.isEmpty else { return nil }
+        let owner = path.joined(separator: " ")
+        let quoted = "\"\(TerminalText.sanitise(word, maxLength: 40))\""
+        guard let nearest = Help.nearest(to: word, among: names) else {
+            return "\(quoted) is not a command of \(owner): the commands are \(names.joined(separator: ", "))"
+        }
+        return "\(quoted) is not a command of \(owner): did you mean \"\(nearest)\"?"
+    }
+
+    /// `text`, or its start and end around an ellipsis when it is longer than `maxLength`
+    /// characters: an error message stays short, and still names the option at its end.
+    static func shortened(_ text: String, maxLength: Int = 300) -> String {
+        guard text.count > maxLength else { return text }
+        return String(text.prefix(maxLength / 2)) + "…" + String(text.suffix(maxLength / 2))
+    }
+
+    private static func usageString(for error: any Error) -> String {
+        let full = fullMessage(for: error)
+        guard let range = full.range(of: "Usage:") else { return "" }
+        return String(full[range.lowerBound...])
+    }
+}

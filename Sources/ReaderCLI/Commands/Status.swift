@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+
+extension Reader {
+    struct Status: AsyncParsableCommand, HelpExamples {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Is it me or the network? Check each service step by step, and the cache.",
+            discussion: """
+                For each service: name resolution, TCP connect and one HTTP request, each timed, with \
+                the error code where one fails. Then the cache's path, size and age. Exit 0 when \
+                every service is reachable, else the exit code of the first failure.
+                """)
+
+        static let examples = ["reader status", "reader status --timeout 2s", "reader status --json"]
+
+        @Option(help: ArgumentHelp("Give each step at most this long (5s, 500ms).", valueName: "time"))
+        var timeout: TimeSpan = TimeSpan(.seconds(5))
+
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var cacheFile: CacheFileOptions
+
+        func validate() throws {
+            if let problem = timeout.problem("--timeout", within: .milliseconds(1)...(.seconds(300)), bounds: "more than 0 and at most 5 minutes") {
+                throw ValidationError(problem)
+            }
+        }
+
+        func run() async throws {
+            let environment = ProcessEnvironment.current
+            let client = ReaderClient(configuration: .init(
+                services: try ServiceConfiguration.resolve(environment: environment),
+                cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
+            let (checks, token, cache, lockouts) = await CommandRunner.using(client) { client in
+                async let swapi = client.checkConnectivity(of: SWAPI.root)
+                async let reddit = client.checkConnectivity(of: Reddit.probe)
+                let checks = await [swapi, reddit]
+                let token = await client.credentialStatus(of: RedditService.name)
+                let cache: Result<CacheStatistics, ReaderError>
+                do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
+                let now = Date()
+                let lockouts = await client.rateLimitLockouts().map { (host: $0.host, until: $0.resetAt) }
+                return (checks, token, cache, lockouts)
+            }.get()
+
+            let output = output.makeOutput()
+            if self.output.json {
+                var cacheJSON: JSONValue = .null
+                switch cache {
+                case .success(let statistics): cacheJSON = (try? JSONValue(encoding: statistics)) ?? .null
+                case .failure(let error): cacheJSON = .object(["error_code": .string(error.code.description), "message": .string(CLIWording.message(of: error))])
+                }
+                try output.writeJSON(JSONValue.object([
+                    "services": (try? JSONValue(encoding: checks)) ?? .null,
+                    "reachable": .bool(checks.allSatisfy(\.isReachable)),
+                    "cache": cacheJSON,
+                    "rate_limits": .array(lockouts.map { .object(["host": .string($0.host), "resets_at": .string($0.until.formatted(.iso8601))]) }),
+                    // Whether a token is held and until when; never the token.
+                    "reddit_token": token.map { .object(["held": .bool($0.held),
+                                                          "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null,
+                ]))
+            } else {
+                try output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.colourOff)),
+                                 to: .standardOutput)
+            }
+            if let failure = checks.lazy.compactMap(\.failure).first {
+                throw ArgumentParser.ExitCode(failure.exitCode.rawValue)
+            }
+        }
+
+        static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>,
+                           token: (held: Bool, expiresAt: Date?)?, lockouts: [(host: String, until: Date)] = [],
+                           style: Style, width: Int? = Terminal.outputWidth()) -> String {
+            var rows: [[String]] = []
+            for check in checks {
+                for step in ConnectivityCheck.Step.allCases {
+                    guard let result = check.steps.first(where: { $0.step == step }) else {
+                        rows.append([check.service.rawValue, step.rawValue, "-", "not tried"])
+                        continue
+                    }
+                    let time = result.milliseconds < 10 ? String(format: "%.1f ms", result.milliseconds)
+                        : String(format: "%.0f ms", result.milliseconds)
+                    let outcome = result.error.map { "error \($0.code): \(CLIWording.message(of: $0))" } ?? "ok  " + result.detail
+                    rows.append([check.service.rawValue, step.rawValue, time, outcome])
+                }
+            }
+            let table = Table(columns: [.init(title: "SERVICE"), .init(title: "STEP"), .init(title: "TIME", alignRight: true),
+                                        .init(title: "RESULT", flexible: true, wraps: true)], rows: rows)
+            // A result is a message: it wraps in its column, never cut.
+            let rendered = table.render(width: width, style: style) { column, text in
+                guard column == 3 else { return text }
+                return text.hasPrefix("ok") ? style.green(text) : text.hasPrefix("error") ? style.red(text) : style.dim(text)
+            }
+            let now = Date()
+            let cacheLine: String
+            switch cache {
+            case .success(let statistics):
+                let total = statistics.total
+                let ages = total.newest.map { newest in
+                    ", newest \(RelativeAge.describe(from: newest, to: now)) old"
+                        + (total.oldest.map { ", oldest \(RelativeAge.describe(from: $0, to: now)) old" } ?? "")
+                } ?? ""
+                cacheLine = "\(TerminalText.sanitise(statistics.path)): \(ByteCount.describe(statistics.fileBytes)), "
+                    + "\(total.entries) \(total.entries == 1 ? "entry" : "entries")\(ages)"
+            case .failure(let error):
+                cacheLine = "error \(error.code): \(CLIWording.message(of: error))"
+            }
+            let tokenLine = switch token {
+            case nil: "read anonymously (no READER_REDDIT_CLIENT_ID)"
+            case let (true, expiresAt?)?: "app token held, expires \(RelativeAge.describe(moment: expiresAt))"
+            default: "app identity set; no token held yet (one is obtained on the next Reddit read)"
+            }
+            // A lock-out is why a request may not be sent: said, with the way out.
+            let limitLines = lockouts.map {
+                "\(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
+                    + " (reader cache clear forgets it)"
+            }
+            // Each line is a label in 8 cells and a message that wraps under itself, never cut.
+            let labelled = [("reddit", tokenLine), ("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            let lines = labelled.map { label, message in
+                Terminal.wrapMessage(message, width: width.map { max(10, $0 - 8) })
+                    .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                    .map { ($0 == 0 ? TerminalText.pad(label, toWidth: 8) : String(repeating: " ", count: 8)) + $1 }
+                    .joined(separator: "\n")
+            }
+            return ([rendered, ""] + lines).joined(separator: "\n")
+        }
+    }
+}

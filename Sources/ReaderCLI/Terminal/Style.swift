@@ -1,0 +1,27 @@
+import Foundation
+import ReaderKit
+
+/// SGR styling that is a no-op when colour is off. It only ever wraps text that has already been
+/// sanitised and measured, so it cannot be fooled by, or misalign, what came from the network.
+struct Style: Sendable {
+    var enabled: Bool
+
+    static let plain = Style(enabled: false)
+
+    /// The style for stdout (`descriptor` 1) or stderr (2), per ``Terminal/allowsColour(on:noColorFlag:environment:)``;
+    /// `noColor` is asked only for a terminal.
+    static func forDescriptor(_ descriptor: Int32, noColor: @autoclosure () -> Bool) -> Style {
+        Style(enabled: Terminal.allowsColour(on: descriptor, noColorFlag: noColor()))
+    }
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+    func cyan(_ text: String) -> String { wrap(text, "36") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

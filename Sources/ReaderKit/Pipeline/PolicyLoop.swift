@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+
+/// A load under the ErrorHandler's decisions: the cache first (a fresh copy, or any copy
+/// offline), then attempts through the ``RequestPipeline`` until one answers or the
+/// ``ErrorHandler`` decides otherwise — retry after a delay, serve the stale copy, reset state
+/// (delete the copy, renew the credential) or alert.
+///
+/// A value with no state of its own, so that concurrent loads run side by side; what they share
+/// is held by the parts (``CacheStore``, ``CredentialProvider``, ``RateLimitGate``).
+struct PolicyLoop: Sendable {
+    let configuration: ReaderClient.Configuration
+    let handler: ErrorHandler
+    let pipeline: RequestPipeline
+    let cache: CacheStore
+    let credentials: CredentialProvider
+    let notices: NoticeBoard
+    let logger: Logger
+    let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> Date
+
+    /// Loads `endpoint` (``ReaderClient/load(_:options:)``).
+    func load<Value>(_ endpoint: Endpoint<Value>, options: LoadOptions) async throws(LoadFailure) -> Loaded<Value> {
+        guard let service = configuration.services[endpoint.service], let (request, url) = endpoint.request(for: service) else {
+            let error = ReaderError.invalidConfiguration("no service named \(endpoint.service) is configured, or its base URL and this path make no URL")
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
+        }
+        let key = CacheKey.normalise(url)
+        let opened = await cache.open()
+        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)
+        let freshness = configuration.freshness
+        let rule = service.freshness
+        let servable = cached.map { freshness.mayServeStale($0.entry, at: now()) } ?? false
+
+        switch (options.cacheMode, cached) {
+        case (.offline, nil):
+            let error = ReaderError.cache(CacheFailure(.notCached, path: opened?.path ?? "", detail: "no entry for \(key)"))
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
+                              facts: FailureFacts(cachedCopy: .none))
+        case (.offline, let cached?) where !servable:
+            let error = ReaderError.cache(CacheFailure(.tooOld, path: opened?.path ?? "", detail:
+                "the copy of \(key) is \(RelativeAge.describe(seconds: cached.entry.ageSeconds(at: now()))) old"))
+            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
+                              facts: FailureFacts(cachedCopy: .olderThanMaxStale))
+        case (.offline, let cached?),
+             (.normal, let cached?) where freshness.isFresh(cached.entry, rule: rule, at: now()):
+            await cache.recordUse(.hit, service: endpoint.service, key: key)
+            return loaded(cached.value, from: cached.entry, rule: rule)
+        default:
+            break
+        }
+
+        let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
+        let authenticator = service.authenticator
+        let usesToken = authenticator != nil
+        var tokenWasRenewed = false
+        var copyDeleted = false
+        var attempt = 0
+        /// The credential the last attempt carried, to renew only that one on a refusal.
+        var credential: CredentialProvider.Held?
+        while true {
+            attempt += 1
+            let error: ReaderError
+            // The token request is a POST, made before the GET: its failures are not retried as a GET's are.
+            var isIdempotent = true
+            do throws(ReaderError) {
+                if let authenticator {
+                    isIdempotent = false
+                    credential = nil
+                    credential = try await credentials.current(for: service.name, authenticator, deadline: deadline)
+                    isIdempotent = true
+                }
+                switch try await pipeline.fetch(endpoint, service: service, request: request, url: url, key: key, deadline: deadline,
+                                                revalidating: cached?.entry, credential: credential) {
+                case .body(let result):
+                    await cache.recordUse(.miss, service: endpoint.service, key: key)
+                    return result
+                case .notModified(let response):
+                    guard let cached else { throw ReaderError.bug("304 Not Modified taken as a confirmation with no cached copy") }
+                    return await revalidated(cached, by: response, key: key)
+                }
+            } catch let failure {
+                // A server may echo what it was sent: never show a credential back.
+                error = failure.answered(by: service).redacting(await credentials.secrets)
+            }
+            // Once renewal has ended for the run, a refusal is final here too.
+            let renewalEnded = usesToken ? await credentials.hasEndedRenewal(for: service.name) : false
+            let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
+                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
+                                       waitsForConnectivity: options.waitForConnectivity,
+                                       usesToken: usesToken, tokenWasRenewed: tokenWasRenewed || renewalEnded,
+                                       credentialRefused: authenticator?.isRefusal(error) == true)
+            let verdict = handler.verdict(on: error, in: context)
+            var decision = verdict.decision
+            logger.debug("request failed", metadata: [
+                "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
+            ])
+            if case .reset(.deleteCachedCopy, let then) = decision {
+                await cache.deleteEntry(forKey: key)
+                copyDeleted = true
+                decision = then
+            }
+            // A credential renewed in this load and refused again: the app is refused, for the rest of the run.
+            if tokenWasRenewed, let authenticator, let credential, authenticator.isRefusal(error) {
+                await credentials.endRenewal(after: error, refusing: credential, of: service.name, authenticator)
+            }
+            if case .reset(.renewToken, let then) = decision {
+                if let authenticator, let credential { await credentials.discard(credential, of: service.name, authenticator) }
+                tokenWasRenewed = true
+                decision = then
+            }
+            switch decision {
+            case .retry(let delay):
+                if let announcement = verdict.announcement { await announce(announcement, of: error, copy: cached?.entry) }
+                // A wait that is cancelled ends the load with the failure that caused it.
+                let cause = error
+                do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
+            case .ignore(.servedStale):
+                guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
+                await cache.recordUse(.hit, service: endpoint.service, key: key)
+                return await servedStale(copy, insteadOf: error, rule: rule)
+            default:
+                await cache.recordUse(.miss, service: endpoint.service, key: key)
+                if let announcement = verdict.announcement { await announce(announcement, of: error, copy: cached?.entry) }
+                // A copy a reset just deleted is gone: nothing is cached any more.
+                let copyState: FailureFacts.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
+                throw LoadFailure(error: error, decision: decision, facts: FailureFacts(cachedCopy: copyState, usedAppIdentity: usesToken))
+            }
+        }
+    }
+
+    /// Tells what the ErrorHandler said must be told about `error` (`copy`: the cached copy, if any).
+    private func announce(_ announcement: Verdict.Announcement, of error: ReaderError, copy: CacheEntry?) async {
+        switch announcement {
+        case .waitingForConnectivity:
+            guard case .transport(let failure) = error else { return }
+            await notices.post(Notice(kind: .waiting, code: error.code, wording:
+                "\(TerminalText.sanitise(failure.host, maxLength: 253)) cannot be reached; waiting for it (\(name: "LoadOptions.waitForConnectivity"), up to \(name: "LoadOptions.deadline"))"))
+        case .copyTooOldToServe:
+            guard let copy else { return }
+            await notices.post(Notice(kind: .staleData, code: ErrorCode(.cache, CacheFailure.Reason.tooOld.rawValue), wording:
+                "a cached copy from \(RelativeAge.describe(seconds: copy.ageSeconds(at: now()))) ago was not shown: it is older than \(name: "FreshnessPolicy.maximumStale") allows"))
+        }
+    }
+
+    /// The stale copy served in place of `error`, reported once: the result says what it was
+    /// served instead of (``Loaded/servedInsteadOf``, whose code is `metadata.errorCode`), and the
+    /// notice for people is made from that result.
+    private func servedStale<Value>(_ copy: (entry: CacheEntry, value: Value), insteadOf error: ReaderError,
+                                    rule: FreshnessPolicy.Rule) async -> Loaded<Value> {
+        let result = loaded(copy.value, from: copy.entry, rule: rule, servedInsteadOf: error)
+        await notices.post(Notice(kind: .staleData, code: error.code, message:
+            "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
+        return result
+    }
+
+    /// The copy cached under `key`, decoded here (on the concurrent executor, like an answer from
+    /// the network). A copy that no longer decodes (a damaged page, an older reader's shape)
+    /// cannot be served: it is dropped as damaged, with its notice, rather than passed over in
+    /// silence (and an offline read then says honestly that nothing usable is cached).
+    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, service: ServiceName) async -> (entry: CacheEntry, value: Value)? {
+        guard let entry = await cache.entry(forKey: key, service: service) else { return nil }
+        do {
+            return (entry, try ReaderJSON.makeDecoder().decode(Value.self, from: entry.body))
+        } catch {
+            let failure = DecodingFailure(error, url: entry.url)
+            await cache.drop(undecodable: key, reason: failure.reason == .corrupt ? "not JSON" : "at \(failure.codingPath)")
+            return nil
+        }
+    }
+
+    /// The cached copy, confirmed by a `304`: fresh again from now, with what the `304` said.
+    private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse, key: String) async -> Loaded<Value> {
+        let confirmedAt = now()
+        var entry = copy.entry
+        entry.fetchedAt = confirmedAt
+        entry.etag = response.headers["ETag"] ?? entry.etag
+        entry.lastModified = response.headers["Last-Modified"] ?? entry.lastModified
+        entry.cacheControl = response.headers["Cache-Control"] ?? entry.cacheControl
+        await cache.markRevalidated(key: key, at: confirmedAt, etag: entry.etag, lastModified: entry.lastModified, cacheControl: entry.cacheControl)
+        await cache.recordUse(.revalidation, service: entry.service, key: key)
+        return Loaded(value: copy.value, body: entry.body, metadata: LoadMetadata(
+            source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url))
+    }
+
+    /// A cached copy as a load's result; `servedInsteadOf`: the error it answers in place of, if it does.
+    private func loaded<Value>(_ value: Value, from entry: CacheEntry, rule: FreshnessPolicy.Rule,
+                               servedInsteadOf error: ReaderError? = nil) -> Loaded<Value> {
+        let now = now()
+        return Loaded(value: value, body: entry.body, metadata: LoadMetadata(
+            source: .cache, stale: !configuration.freshness.isFresh(entry, rule: rule, at: now), fetchedAt: entry.fetchedAt,
+            ageSeconds: entry.ageSeconds(at: now), errorCode: error?.code, url: entry.url), servedInsteadOf: error)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+
+/// One attempt of a load, from the request to a stored answer: a conditional GET when a copy
+/// with validators exists, redirects within ``Origin/redirect(from:to:)``'s rules, the
+/// authenticator's credential for its origin only, rate-limit waits and memory, then validation,
+/// decoding and the cache.
+///
+/// A value with no state of its own (its parts hold it), so its work runs on the concurrent
+/// executor: decoding one answer never waits for another load's, nor for the cache file, whose
+/// SQL runs on GRDB's queues.
+struct RequestPipeline: Sendable {
+    let configuration: ReaderClient.Configuration
+    let transport: TransportHolder
+    let credentials: CredentialProvider
+    let rateLimits: RateLimitGate
+    let cache: CacheStore
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// What one attempt brought back.
+    enum Outcome<Value: Sendable>: Sendable {
+        /// A new body, validated, decoded and stored.
+        case body(Loaded<Value>)
+        /// The server confirmed the cached copy.
+        case notModified(HTTPResponse)
+    }
+
+    /// One attempt: the network (conditional when a copy with validators exists), validation,
+    /// decoding, then the cache.
+    /// - Parameter credential: the credential the load holds for this attempt, if its service
+    ///   has an authenticator.
+    func fetch<Value>(_ endpoint: Endpoint<Value>, service: any Service, request: ServiceRequest, url: URL, key: String,
+                      deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?,
+                      credential: CredentialProvider.Held?) async throws(ReaderError) -> Outcome<Value> {
+        var headers = request.headers
+        if let etag = copy?.etag { headers.add("If-None-Match", etag) }
+        if let lastModified = copy?.lastModified { headers.add("If-Modified-Since", lastModified) }
+        let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential)
+        // A 304 to a request that was not conditional breaks HTTP, but it still says the copy is
+        // current, and the copy is here: served, rather than the error.
+        if response.status == 304, copy != nil { return .notModified(response) }
+        let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
+        let fetchedAt = now()
+        let entry = CacheEntry(key: key, service: endpoint.service, url: url.absoluteString, status: response.status,
+                               body: response.body, contentType: response.headers["Content-Type"],
+                               etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
+                               cacheControl: response.headers["Cache-Control"], fetchedAt: fetchedAt)
+        if FreshnessPolicy.mayStore(cacheControl: entry.cacheControl) {
+            await cache.store(entry, sizeLimit: configuration.cacheSizeLimit)
+        }
+        return .body(Loaded(value: value, body: response.body, metadata: LoadMetadata(
+            source: .network, stale: false, fetchedAt: fetchedAt, ageSeconds: 0, errorCode: nil, url: url.absoluteString)))
+    }
+
+    /// Validates `response` and decodes it as `type`: pure work on the caller's thread, which for
+    /// the pipeline is the concurrent executor, never an actor that other loads wait on.
+    static func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPResponse, url: String, now: Date,
+                                         service: any Service) throws(ReaderError) -> Value {
+        try ResponseValidator.decode(type, from: response, url: url, now: now, service: service)
+    }
+
+    /// Sends a GET, following redirects within ``Origin/redirect(from:to:)``'s rules. A redirect
+    /// the service reads as an answer (``Service/failure(redirectedTo:from:)``) is that answer. The
+    /// credential goes only to its authenticator's origin; `credential` is the one a load already
+    /// holds, and without it one is obtained here when the origin needs it.
+    func send(_ url: URL, service: any Service, headers: HeaderFields, deadline: ContinuousClock.Instant,
+              credential: CredentialProvider.Held? = nil) async throws(ReaderError) -> (HTTPResponse, URL) {
+        let transport = await self.transport.transportForUse()
+        var headers = headers
+        var current = url
+        for _ in 0...configuration.maximumRedirects {
+            if let authenticator = service.authenticator {
+                // The credential goes only to its origin (scheme, host and port), never to another
+                // port or scheme of its host, nor anywhere a redirect points.
+                headers.remove("Authorization")
+                if let origin = Origin(current), origin == authenticator.origin {
+                    let held = if let credential { credential } else { try await credentials.current(for: service.name, authenticator, deadline: deadline) }
+                    authenticator.apply(held.credential, to: &headers)
+                }
+            }
+            let origin = Origin(current)?.description ?? current.host ?? ""
+            try await rateLimits.waitForReset(of: service.name, window: service.rateLimitWindow, at: origin, deadline: deadline)
+            let shownURL = logger.logLevel <= .debug ? await logged(current) : ""
+            logger.debug("GET", metadata: ["request.url": "\(shownURL)"])
+            let response: HTTPResponse
+            do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
+            catch { throw .transport(error) }
+            if let announced = RateLimitState(host: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now(),
+                                               window: service.rateLimitWindow) {
+                await rateLimits.remember(announced)
+            }
+            logger.debug("response", metadata: ["request.url": "\(shownURL)", "response.status": "\(response.status)",
+                                                "response.bytes": "\(response.body.count)"])
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
+                  let next = URL(string: location, relativeTo: current)?.absoluteURL else {
+                return (response, current)
+            }
+            if let failure = service.failure(redirectedTo: next, from: current) { throw .status(failure) }
+            if case .refuse(let refusal) = Origin.redirect(from: current, to: next) {
+                throw .transport(.redirectRefused(refusal, from: current, to: next))
+            }
+            current = next
+        }
+        throw .transport(TransportFailure(.tooManyRedirects, host: url.host ?? "", detail: "more than \(configuration.maximumRedirects) redirects"))
+    }
+
+    /// `url` as the debug log shows it, without the credentials held: a redirect's URL is the
+    /// server's to write, and may carry one back.
+    private func logged(_ url: URL) async -> String {
+        TerminalText.redacting(Array(await credentials.secrets.filter { $0.utf8.count >= 4 }), in: url.absoluteString)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import ReaderKit
+
+/// The hint policy, row by row: each hint holds in the situation it is given for, and a sync's
+/// failures are grouped with a hint that fits their code.
+@Suite struct FailureFactsTests {
+    static let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: ""))
+    static let serverError = ReaderError.status(StatusFailure(status: 500, url: "http://127.0.0.1:9/api/people/"))
+    static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",
+                                                           apiError: APIErrorBody.recognise(Data(#"{"detail": "Not found"}"#.utf8))))
+
+    static func blockPage() -> ReaderError {
+        var failure = StatusFailure(status: 403, url: "https://www.reddit.com/r/python/hot.json")
+        failure.isBlockPage = true
+        return ReaderError.status(failure).answered(by: RedditService())
+    }
+
+    // MARK: - The cached copy decides what the offline mode and maximumStale hints say
+
+    @Test func aNetworkFailureWithNothingCachedDoesNotOfferOffline() {
+        let facts = FailureFacts(cachedCopy: .none)
+        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .nothingCachedForOffline])
+        #expect(Self.refused.suggestion(given: facts)
+                == "check your connection and the service's base URL, and try again; nothing is cached for this request yet, so a load in the offline cache mode cannot show it either")
+    }
+
+    @Test func aNetworkFailureWithAServableCopyOffersOffline() {
+        let facts = FailureFacts(cachedCopy: .servable)
+        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .offlineShowsCachedCopy])
+        #expect(Self.refused.suggestion(given: facts).hasSuffix("; a load in the offline cache mode (LoadOptions.CacheMode.offline) shows the cached copy"))
+    }
+
+    @Test func aCopyOlderThanMaxStaleIsOfferedByALargerMaxStaleNotByOffline() {
+        let facts = FailureFacts(cachedCopy: .olderThanMaxStale)
+        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .allowOlderCopy])
+        #expect(Self.serverError.advice(given: facts) == [.plain("the service has a problem; try again later"), .allowOlderCopy])
+        #expect(Self.serverError.suggestion(given: facts)
+                == "the service has a problem; try again later; the cached copy is older than FreshnessPolicy.maximumStale allows (the offline cache mode refuses it too): a larger maximumStale shows it")
+        // A copy never stands in for a 404: no word about it.
+        #expect(Self.notFound.suggestion(given: FailureFacts(cachedCopy: .olderThanMaxStale)) == Self.notFound.suggestion)
+    }
+
+    @Test func unknownFactsGiveTheErrorsOwnHint() {
+        for error in [Self.refused, Self.serverError, Self.notFound, Self.blockPage()] {
+            #expect(error.suggestion(given: FailureFacts()) == error.suggestion, "\(error.code)")
+        }
+    }
+
+    // MARK: - A page past the end
+
+    @Test func aPagePastTheEndNamesTheLastPage() {
+        let many = FailureFacts(pageRange: FailureFacts.PageRange(pages: 9, items: 82))
+        #expect(Self.notFound.advice(given: many) == [.lastPage(pages: 9, items: 82)])
+        #expect(Self.notFound.suggestion(given: many) == "there are 9 pages (82 in all): the last is page 9")
+        let one = FailureFacts(pageRange: FailureFacts.PageRange(pages: 1, items: 6))
+        #expect(Self.notFound.suggestion(given: one) == "there is 1 page (6 in all): ask for page 1")
+        let offline = ReaderError.cache(CacheFailure(.notCached, path: "", detail: ""))
+        #expect(offline.advice(given: many) == [.lastPage(pages: 9, items: 82)])
+        // A failure that is not about the page is not told about pages.
+        #expect(!Self.refused.suggestion(given: many).contains("pages"))
+    }
+
+    // MARK: - Reddit's block page and the app identity
+
+    @Test func theBlockPageIsRecognisedOnlyWhereItIsOne() {
+        let page = Data("<html><body>You've been blocked by network security. To continue, log in…</body></html>".utf8)
+        let json = Data(#"{"reason": "private", "message": "Forbidden", "error": 403}"#.utf8)
+        func failure(_ body: Data) -> StatusFailure? {
+            do { try ResponseValidator.validateStatus(HTTPResponse(status: 403, body: body), url: "u", service: RedditService()) } catch {
+                if case .status(let failure) = error { return failure }
+            }
+            return nil
+        }
+        #expect(failure(page)?.isBlockPage == true)
+        #expect(failure(Data("<html>Your request has been blocked due to a network policy.</html>".utf8))?.isBlockPage == true)
+        #expect(failure(json)?.isBlockPage == false)
+        #expect(failure(Data("<html><title>403 Forbidden</title></html>".utf8))?.isBlockPage == false)
+        // A service that says nothing of block pages has none: the page is a plain 403.
+        do { try ResponseValidator.validateStatus(HTTPResponse(status: 403, body: page), url: "u", service: SWAPIService()) } catch {
+            guard case .status(let plain) = error else { Issue.record("\(error)"); return }
+            #expect(!plain.isBlockPage)
+        }
+    }
+
+    @Test func theBlockPageSaysHowToSetAnAppIdentityUnlessOneWasUsed() {
+        let anonymous = Self.blockPage().advice(given: FailureFacts(cachedCopy: .none))
+        #expect(anonymous == [.service("reddit", reason: "blocked", withCredential: false, text:
+            "Reddit lets in readers with an app identity: give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)")])
+        #expect(Self.blockPage().reason == "blocked")
+        let withIdentity = Self.blockPage().advice(given: FailureFacts(cachedCopy: .none, usedAppIdentity: true))
+        #expect(withIdentity == [.service("reddit", reason: "blocked", withCredential: true, text:
+            "Reddit refused it although the request carried the app's identity; try later or from another network")])
+    }
+
+    @Test func anAddressNamesItsPort() {
+        #expect(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: "").address == "127.0.0.1:9")
+        #expect(TransportFailure(.cannotConnectToHost, host: "::1", port: 8080, detail: "").address == "[::1]:8080")
+        #expect(TransportFailure(.cannotConnectToHost, host: "swapi.dev", port: nil, detail: "").address == "swapi.dev")
+        #expect(TransportFailure(.cannotConnectToHost, host: "swapi.dev", port: 70_000, detail: "").address == "swapi.dev")
+        #expect(Self.refused.message == "cannot connect to 127.0.0.1:9: nothing accepted the connection")
+    }
+
+    // MARK: - A sync's failures
+
+    @Test func eachSyncGroupHasAHintThatFitsItsCode() {
+        #expect(Self.notFound.suggestionAfterSync == "they are gone or never existed: running the sync again will not bring them back")
+        #expect(Self.refused.suggestionAfterSync == "run the sync again to fill these gaps")
+        #expect(Self.serverError.suggestionAfterSync == "the service has a problem; run the sync again later to fill these gaps")
+        #expect(Self.blockPage().suggestionAfterSync == Self.blockPage().suggestion)
+    }
+
+    /// Each refused certificate is the service's to fix: a sync run again does not fill its gaps,
+    /// and its group keeps the certificate's own hint.
+    @Test(arguments: [TransportFailure.Reason.certificateUntrusted, .certificateExpired, .certificateWrongName, .certificateNotYetValid])
+    func aRefusedCertificateIsNoGapASyncRunAgainFills(_ reason: TransportFailure.Reason) {
+        let error = ReaderError.transport(TransportFailure(reason, host: "127.0.0.1", port: 9, detail: ""))
+        #expect(!error.isWorthRetryingLater, "\(error.code)")
+        #expect(error.suggestionAfterSync == error.suggestion, "\(error.code): \(error.suggestionAfterSync)")
+        #expect(!error.suggestionAfterSync.contains("run the sync again"), "\(error.code)")
+    }
+
+    /// A status that is no client error is the server's, never the arguments'; a 4xx still is theirs.
+    @Test(arguments: [(101, "the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                      (999, "the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                      (600, "the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                      (418, "check the arguments")])
+    func aStatusThatIsNoClientErrorIsTheServersFault(_ status: Int, _ hint: String) {
+        let error = ReaderError.status(StatusFailure(status: status, url: "http://127.0.0.1:9/api/people/"))
+        #expect(error.suggestion == hint, "\(error.code)")
+    }
+
+    @Test func aGroupOfDifferentNotFoundsSaysWhatTheCodeMeansAndNamesAFew() {
+        var report = SyncReport()
+        for id in ["a1", "b2", "c3", "d4", "e5"] {
+            let error = ReaderError.status(StatusFailure(status: 404, url: "https://www.reddit.com/comments/\(id).json",
+                                                         apiError: APIErrorBody.recognise(Data(#"{"message": "Not Found", "error": 404}"#.utf8)),
+                                                         service: "reddit")).answered(by: RedditService())
+            report.count(Result<Loaded<Int>, LoadFailure>.failure(LoadFailure(error: error, decision: .alert)), subject: "post \(id)")
+        }
+        let group = report.failureGroups[0]
+        #expect(!group.allSaidTheSame)
+        #expect(group.summary == "A404 ×5: not found (404) (post a1, post b2, post c3 and 2 more)")
+        #expect(report.failureLines == [group.summary, "hint: they are gone or never existed: running the sync again will not bring them back"])
+    }
+
+    @Test func runningASyncAgainIsSuggestedOnlyWhereItHelps() {
+        func report(_ errors: [ReaderError]) -> SyncReport {
+            var report = SyncReport()
+            for error in errors { report.count(Result<Loaded<Int>, LoadFailure>.failure(LoadFailure(error: error, decision: .alert))) }
+            return report
+        }
+        #expect(SyncReport.suggestion(after: [report([])]) == nil)
+        #expect(SyncReport.suggestion(after: [report([Self.refused, Self.serverError])]) == "run it again to fill the gaps")
+        #expect(SyncReport.suggestion(after: [report([Self.notFound])])
+                == "running it again will not fill these gaps (A404): see each code's hint")
+        #expect(SyncReport.suggestion(after: [report([Self.refused]), report([Self.notFound])])
+                == "running it again may fill the gaps of T1004, not those of A404: see each code's hint")
+    }
+}

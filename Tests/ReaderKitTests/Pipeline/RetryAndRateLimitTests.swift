@@ -1,0 +1,154 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+@testable import ReaderKit
+import TestSupport
+
+/// Retry-After in both forms, the --max-wait cap, the deadline, and Reddit's rate-limit headers,
+/// observed through the injected sleeper so that nothing sleeps for real.
+@Suite struct RetryAndRateLimitTests {
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    @Test func retryAfterAsAnHTTPDateIsWaitedFor() async throws {
+        let calls = NIOLockedValueBox(0)
+        let comeBack = NIOLockedValueBox("")
+        let harness = try await ClientHarness { request in
+            calls.withLockedValue { $0 += 1; return $0 } == 1
+                ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", comeBack.withLockedValue { $0 })]) : Fixtures.route(request)
+        }
+        comeBack.withLockedValue { $0 = Self.httpDate(harness.clock.now.addingTimeInterval(12)) }
+        let client = harness.client()
+        _ = try await client.load(try SWAPI.list(Film.self))
+        #expect(harness.sleeps.values == [.seconds(12)])
+        await client.shutdown()
+        await harness.server.shutdown()
+    }
+
+    @Test func aWaitBeyondMaxWaitIsNotTakenAndTheUserIsToldWhenToComeBack() async throws {
+        let harness = try await ClientHarness { _ in .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "5400")]) }
+        let client = harness.client(retryPolicy: RetryPolicy(maximumDelay: .seconds(30)))
+        let films = try SWAPI.list(Film.self)
+        do {
+            _ = try await client.load(films)
+            Issue.record("a 503 with a long Retry-After must fail")
+        } catch {
+            #expect(error.error.code.description == "H503")
+            #expect(error.error.message.contains("it asks to come back at "), "\(error.error.message)")
+            #expect(error.advice == [.tryAgainThenOrAllowLongerWait])
+            #expect(error.suggestion == "try again then, or allow a longer wait (RetryPolicy.maximumDelay)")
+        }
+        #expect(harness.sleeps.values.isEmpty && harness.server.requests.count == 1)
+        await client.shutdown()
+        await harness.server.shutdown()
+    }
+
+    @Test func retriesNeverOutliveTheDeadline() async throws {
+        let harness = try await ClientHarness { _ in .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "8")]) }
+        let client = harness.client(timeout: .seconds(5))
+        await #expect(throws: LoadFailure.self) { try await client.load(try SWAPI.list(Film.self)) }
+        #expect(harness.sleeps.values.isEmpty, "an 8 s wait does not fit in a 5 s deadline")
+        await client.shutdown()
+        await harness.server.shutdown()
+    }
+
+    @Test func backoffIsExponentialWithFullJitter() {
+        let top = RetryPolicy(baseDelay: .milliseconds(500), jitter: { 1 })
+        #expect((1...4).map { top.backoff(afterAttempt: $0) } == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4)])
+        let bottom = RetryPolicy(jitter: { 0 })
+        #expect(bottom.backoff(afterAttempt: 3) == .zero)
+        #expect(RetryPolicy(maximumDelay: .seconds(3), jitter: { 1 }).backoff(afterAttempt: 10) == .seconds(3))
+    }
+
+    /// Reddit answering with nothing left in its window until `reset` seconds from now.
+    static func exhausted(reset: Int) -> TestServer.Handler {
+        { request in
+            guard case .respond(let status, let headers, let body) = Fixtures.route(request) else { return .close }
+            return .respond(status: status, headers: headers + [("X-Ratelimit-Remaining", "0.0"), ("X-Ratelimit-Used", "100"),
+                                                                ("X-Ratelimit-Reset", String(reset))], body: body)
+        }
+    }
+
+    @Test func anExhaustedRateLimitIsWaitedOutWithinMaxWait() async throws {
+        let harness = try await ClientHarness(Self.exhausted(reset: 20))
+        let client = harness.client()
+        _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+        _ = try await client.load(try Reddit.posts(subreddit: "popular", limit: 25))
+        #expect(harness.sleeps.values == [.seconds(20)])
+        #expect(harness.server.requests.count == 2)
+        #expect(await client.notices.drain().map(\.notice.kind) == [.rateLimit])
+        await client.shutdown()
+        await harness.server.shutdown()
+    }
+
+    @Test func anExhaustedRateLimitBeyondMaxWaitIsNotHammeredEvenByTheNextRun() async throws {
+        let harness = try await ClientHarness(Self.exhausted(reset: 300))
+        let first = harness.client()
+        let python = try Reddit.posts(subreddit: "python", limit: 25)
+        _ = try await first.load(python)
+        await first.shutdown()
+
+        // A new client on the same cache file: another `reader` run a moment later.
+        let second = harness.client()
+        let popular = try Reddit.posts(subreddit: "popular", limit: 25)
+        do {
+            _ = try await second.load(popular)
+            Issue.record("the request must not be sent")
+        } catch {
+            #expect(error.error.code.description == "R1003" && error.error.exitCode == .temporaryFailure)
+            #expect(error.error.message.contains("resets at "), "\(error.error.message)")
+        }
+        #expect(harness.server.requests.count == 1)
+
+        harness.clock.advance(120)
+        let stale = try await second.load(python, options: LoadOptions(cacheMode: .refresh))
+        #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "R1003", "a cached copy is served instead")
+        #expect(harness.server.requests.count == 1 && harness.sleeps.values.isEmpty)
+
+        harness.clock.advance(181)
+        #expect(try await second.load(python, options: LoadOptions(cacheMode: .refresh)).metadata.source == .network,
+                "after the reset, requests go again")
+        await second.shutdown()
+        await harness.server.shutdown()
+    }
+
+    @Test func a429WithRateLimitHeadersWaitsForTheReset() async throws {
+        let calls = NIOLockedValueBox(0)
+        let harness = try await ClientHarness { request in
+            calls.withLockedValue { $0 += 1; return $0 } == 1
+                ? .respond(status: 429, headers: [("Content-Type", "text/html"), ("X-Ratelimit-Remaining", "0"), ("X-Ratelimit-Reset", "9")],
+                           body: Fixtures.bytes("reddit/error_429_too_many_requests.html"))
+                : Fixtures.route(request)
+        }
+        let client = harness.client()
+        _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+        #expect(harness.sleeps.values.contains(.seconds(9)))
+        await client.shutdown()
+        await harness.server.shutdown()
+    }
+
+    @Test func rateLimitHeadersParse() {
+        let now = Date(timeIntervalSince1970: 0)
+        let reddit = RedditService().rateLimitWindow
+        let state = RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "0.0", "x-ratelimit-reset": "42"]), now: now, window: reddit)
+        #expect(state?.waitBeforeNextRequest(at: now, window: reddit) == 42)
+        #expect(RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "996.0", "x-ratelimit-reset": "11"]), now: now, window: reddit)?
+            .waitBeforeNextRequest(at: now, window: reddit) == nil)
+        #expect(RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "lots"]), now: now, window: reddit) == nil)
+        // A reset announced days away is read as the service's window: Reddit's ten minutes, or
+        // an hour for a service that names none.
+        let farAway = RateLimitAnnouncement.xRatelimit(["x-ratelimit-remaining": "0", "x-ratelimit-reset": "999999"])
+        #expect(RateLimitState(host: "h", service: "reddit", announcement: farAway, now: now, window: reddit)?
+            .waitBeforeNextRequest(at: now, window: reddit) == 600)
+        let plain = SWAPIService().rateLimitWindow
+        #expect(RateLimitState(host: "h", service: "swapi", announcement: farAway, now: now, window: plain)?
+            .waitBeforeNextRequest(at: now, window: plain) == 3600)
+        #expect(ResponseValidator.retryAfterSeconds("Sunday, 06-Nov-94 08:49:37 GMT", now: Date(timeIntervalSince1970: 784_111_717)) == 60)
+        #expect(ResponseValidator.retryAfterSeconds("Sun Nov  6 08:49:37 1994", now: Date(timeIntervalSince1970: 784_111_717)) == 60)
+    }
+}
