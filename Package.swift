@@ -46,7 +46,6 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // The `reader` commands: parse, call ReaderKit, render. A library, so that the fuzzers and
@@ -57,6 +56,7 @@ let package = Package(
                 "ReaderKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(

@@ -30,7 +30,7 @@ extension Reader {
         func run() async throws {
             let environment = ProcessEnvironment.current
             let client = ReaderClient(configuration: .init(
-                services: try ServiceConfiguration.resolve(environment: environment),
+                services: try ReaderSettings.load(environment: environment).services,
                 cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
             let (checks, token, cache, lockouts) = await CommandRunner.using(client) { client in
                 async let swapi = client.checkConnectivity(of: SWAPI.root)

@@ -5,15 +5,15 @@ import Foundation
 /// `$XDG_CONFIG_HOME` and `$XDG_CACHE_HOME`, and for `$HOME` too, since every path under a
 /// relative one would depend on the working directory. What was not used is said as it is: unset,
 /// empty, or relative.
-enum UserFolders {
+package enum UserFolders {
     /// `environment[variable]` when it is an absolute path; nil when it is unset, empty or relative.
-    static func absolute(_ variable: String, in environment: [String: String]) -> String? {
+    package static func absolute(_ variable: String, in environment: [String: String]) -> String? {
         guard let value = environment[variable], value.hasPrefix("/") else { return nil }
         return value
     }
 
     /// `$XDG_…/path` when that variable is absolute, else `$HOME/homeFolder/path`; nil without either.
-    static func folder(_ xdgVariable: String, else homeFolder: String, then path: String,
+    package static func folder(_ xdgVariable: String, else homeFolder: String, then path: String,
                        in environment: [String: String]) -> String? {
         if let base = absolute(xdgVariable, in: environment) { return (base as NSString).appendingPathComponent(path) }
         if let home = absolute("HOME", in: environment) {
@@ -24,7 +24,7 @@ enum UserFolders {
 
     /// Why none of `variables` could be used, each as it is: `XDG_CACHE_HOME is not set and HOME
     /// is relative ("home"): a folder must be a full path`. A relative value is shown sanitised.
-    static func unusable(_ variables: [String], in environment: [String: String]) -> String {
+    package static func unusable(_ variables: [String], in environment: [String: String]) -> String {
         let states = variables.map { "\($0) \(state(of: $0, in: environment))" }
         let listed = states.count > 1 ? states.dropLast().joined(separator: ", ") + " and " + (states.last ?? "") : states.joined()
         let relative = variables.contains { !(environment[$0] ?? "").isEmpty && environment[$0]?.hasPrefix("/") == false }
@@ -33,7 +33,7 @@ enum UserFolders {
 
     /// `XDG_CONFIG_HOME is relative ("cfg"), so it is ignored: …` when `variable` is set to a
     /// relative path; nil when it is unset, empty or absolute.
-    static func ignored(_ variable: String, in environment: [String: String]) -> String? {
+    package static func ignored(_ variable: String, in environment: [String: String]) -> String? {
         guard let value = environment[variable], !value.isEmpty, !value.hasPrefix("/") else { return nil }
         return "\(variable) \(state(of: variable, in: environment)), so it is ignored: a folder must be a full path, starting with /"
     }
@@ -54,7 +54,7 @@ enum UserFolders {
     ///     ``ReaderError/invalidArgument(_:)``, else ``ReaderError/invalidConfiguration(_:)``.
     /// - Throws: for `~/…` without an absolute `$HOME`, and for `~name/…`, another user's folder,
     ///   which is not looked up.
-    static func expandingTilde(_ path: String, from source: Wording, isArgument: Bool = false,
+    package static func expandingTilde(_ path: String, from source: Wording, isArgument: Bool = false,
                                in environment: [String: String]) throws(ReaderError) -> String {
         guard path.hasPrefix("~") else { return path }
         let shown = TerminalText.sanitise(path, maxLength: 200)

@@ -19,12 +19,4 @@ extension ServiceConfiguration {
                 credentials: try RedditCredentials.fromEnvironment(environment)),
         ])
     }
-
-    /// What `reader` uses: the config file's `[swapi]` and `[reddit]` values, with the environment
-    /// variables of ``fromEnvironment(_:)`` over them (see ``ReaderSettings/load(environment:)``).
-    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a broken config file, or as
-    ///   ``fromEnvironment(_:)``.
-    public static func resolve(environment: [String: String]) throws(ReaderError) -> ServiceConfiguration {
-        try ReaderSettings.load(environment: environment).services
-    }
 }

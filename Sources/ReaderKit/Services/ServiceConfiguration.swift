@@ -44,7 +44,7 @@ public struct ServiceConfiguration: Sendable {
         try baseURL(environment[variable], variable: variable, default: fallback)
     }
 
-    static func baseURL(_ value: String?, variable: String, default fallback: URL) throws(ReaderError) -> URL {
+    package static func baseURL(_ value: String?, variable: String, default fallback: URL) throws(ReaderError) -> URL {
         guard let value, !value.isEmpty else { return fallback }
         // A password in the variable is a secret: never shown, whatever else is wrong.
         let shown = TerminalText.sanitise(Origin.removingUserInfo(value), maxLength: 200)

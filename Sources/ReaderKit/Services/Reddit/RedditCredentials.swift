@@ -44,12 +44,12 @@ public struct RedditCredentials: Sendable, Equatable, CustomStringConvertible, C
     static let maximumSecretLength = 200
 
     /// Why `id` cannot be a client id, as the rule it breaks; nil when it can be one.
-    static func idProblem(_ id: String) -> String? {
+    package static func idProblem(_ id: String) -> String? {
         problem(id, maximumLength: maximumIDLength)
     }
 
     /// Why `secret` cannot be a client secret, as the rule it breaks (never showing it); nil when it can be one.
-    static func secretProblem(_ secret: String) -> String? {
+    package static func secretProblem(_ secret: String) -> String? {
         problem(secret, maximumLength: maximumSecretLength)
     }
 

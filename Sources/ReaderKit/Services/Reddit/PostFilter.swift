@@ -39,7 +39,7 @@ public struct PostFilter: Sendable, Equatable {
     }
 
     /// The words of `text` (runs of letters and digits), lowercased and one space apart.
-    static func words(of text: String) -> String {
+    package static func words(of text: String) -> String {
         text.lowercased().split { !($0.isLetter || $0.isNumber) }.joined(separator: " ")
     }
 

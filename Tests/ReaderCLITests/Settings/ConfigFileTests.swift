@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ReaderCLI
 @testable import ReaderKit
 
 /// The config file's values, the layering of settings, and the post filter, as a library user
@@ -156,4 +157,9 @@ import Testing
     @Test func aShortLinkOnAnotherHostIsNotAPost() {
         #expect(throws: ReaderError.self) { try Reddit.postID("example.com/2xmo63") }
     }
+}
+
+/// Errors compared as a person reads them: the same code and the same message.
+extension ReaderError: Equatable {
+    public static func == (lhs: ReaderError, rhs: ReaderError) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
 }

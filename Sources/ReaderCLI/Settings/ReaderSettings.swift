@@ -1,4 +1,5 @@
 import Foundation
+import ReaderKit
 
 /// What reader runs with, each value with where it came from: a flag over the environment over
 /// the config file over the built-in default.

@@ -1,4 +1,5 @@
 import Foundation
+import ReaderKit
 import TOMLKit
 
 /// reader's config file, `$XDG_CONFIG_HOME/reader/config.toml` (else `~/.config/reader/config.toml`):
