@@ -19,7 +19,7 @@ extension Reader {
             "reader completions fish > ~/.config/fish/completions/reader.fish",
         ]
 
-        @Argument(help: "bash, zsh or fish.")
+        @Argument(help: "bash, zsh or fish.", completion: .list(["bash", "zsh", "fish"]))
         var shell: String
 
         func validate() throws {

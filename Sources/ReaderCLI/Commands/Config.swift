@@ -69,8 +69,7 @@ extension Reader {
                 names.isEmpty ? "none" : TerminalText.sanitise(names.joined(separator: ", "), maxLength: 300)
             }
             func url(_ url: URL) -> String { TerminalText.sanitise(url.absoluteString, maxLength: 300) }
-            let credentials = settings.redditCredentials
-            return [
+            var rows = [
                 Row(name: "timeout", source: settings.timeout.source, shown: time(settings.timeout.value),
                     json: seconds(settings.timeout.value)),
                 Row(name: "retries", source: settings.retries.source, shown: String(settings.retries.value),
@@ -81,28 +80,33 @@ extension Reader {
                     json: seconds(settings.maximumStale.value)),
                 Row(name: "color", source: settings.color.source, shown: settings.color.value ? "where the terminal allows" : "never",
                     json: .bool(settings.color.value)),
-                Row(name: "swapi.url", source: settings.swapiURL.source, shown: url(settings.swapiURL.value),
-                    json: .string(settings.swapiURL.value.absoluteString)),
-                Row(name: "reddit.url", source: settings.redditURL.source, shown: url(settings.redditURL.value),
-                    json: .string(settings.redditURL.value.absoluteString)),
-                Row(name: "reddit.oauth-url", source: settings.redditOAuthURL.source, shown: url(settings.redditOAuthURL.value),
-                    json: .string(settings.redditOAuthURL.value.absoluteString)),
-                Row(name: "reddit.client-id", source: credentials.source,
-                    shown: credentials.value.map { TerminalText.sanitise($0.clientID, maxLength: 100) } ?? "none (Reddit is read anonymously)",
-                    json: credentials.value.map { .string($0.clientID) } ?? .null),
-                // Whether there is a secret, never the secret.
-                Row(name: "reddit.client-secret", source: settings.redditClientSecretSource,
-                    shown: credentials.value?.clientSecret == nil ? "none" : "set (hidden)",
-                    json: credentials.value?.clientSecret == nil ? .null : .string("hidden")),
-                Row(name: "reddit.subreddits", source: settings.subreddits.source, shown: list(settings.subreddits.value),
-                    json: .array(settings.subreddits.value.map { .string($0) })),
-                Row(name: "reddit.hide-subreddits", source: settings.hiddenSubreddits.source, shown: list(settings.hiddenSubreddits.value),
-                    json: .array(settings.hiddenSubreddits.value.map { .string($0) })),
-                Row(name: "reddit.hide-words", source: settings.hiddenWords.source, shown: list(settings.hiddenWords.value),
-                    json: .array(settings.hiddenWords.value.map { .string($0) })),
-                Row(name: "sync.swapi", source: settings.syncSWAPI.source, shown: settings.syncSWAPI.value ? "yes" : "no",
-                    json: .bool(settings.syncSWAPI.value)),
             ]
+            for plugin in settings.registry.plugins {
+                let values = settings.of(plugin.name)
+                for setting in plugin.settings {
+                    let value = values.values[setting.key]?.value ?? setting.defaultValue
+                    let source = values.source(setting.key)
+                    switch (setting.kind, value) {
+                    case (.secret, .text(let secret)):
+                        // Whether there is a secret, never the secret.
+                        rows.append(Row(name: setting.key, source: source, shown: secret == nil ? "none" : "set (hidden)",
+                                        json: secret == nil ? .null : .string("hidden")))
+                    case (.identity(_, let unset), .text(let text)):
+                        rows.append(Row(name: setting.key, source: source, shown: text.map { TerminalText.sanitise($0, maxLength: 100) } ?? unset,
+                                        json: text.map { .string($0) } ?? .null))
+                    case (_, .url(let address)):
+                        rows.append(Row(name: setting.key, source: source, shown: url(address), json: .string(address.absoluteString)))
+                    case (_, .flag(let flag)):
+                        rows.append(Row(name: setting.key, source: source, shown: flag ? "yes" : "no", json: .bool(flag)))
+                    case (_, .list(let items)):
+                        rows.append(Row(name: setting.key, source: source, shown: list(items), json: .array(items.map { .string($0) })))
+                    case (_, .text(let text)):
+                        rows.append(Row(name: setting.key, source: source, shown: text.map { TerminalText.sanitise($0, maxLength: 100) } ?? "none",
+                                        json: text.map { .string($0) } ?? .null))
+                    }
+                }
+            }
+            return rows
         }
 
         /// The file's path and whether it was found, then a row a setting: name, source, value.

@@ -40,11 +40,24 @@ enum ManualPage {
                  "0 success; 64 usage; 65 data error; 66 not found; 68 no host; 69 unavailable; 70 internal error; "
                     + "75 temporary failure; 76 protocol error; 77 no permission; 78 configuration. "
                     + "The README lists every error code.",
-                 ".SH ENVIRONMENT",
-                 ".TP", ".B READER_SWAPI_URL", "The SWAPI base (default https://swapi.dev/api).",
-                 ".TP", ".B READER_REDDIT_URL", "The Reddit base (default https://www.reddit.com).",
-                 ".TP", ".B READER_CACHE_PATH", "The cache file.",
-                 ".TP", ".B NO_COLOR", "When set and not empty, output is never coloured."]
+                 ".SH ENVIRONMENT"]
+        // The services' variables, as they declare them, then reader's own.
+        for setting in ServiceRegistry.current.settings {
+            guard let variable = setting.variable else { continue }
+            let secret = setting.isSecret ? " Never shown." : ""
+            page += [".TP", ".B \(escape(variable))", escape(setting.summary + " Over the config file's \(setting.key).\(secret)")]
+        }
+        page += [".TP", ".B READER_CACHE_PATH", "The cache file (over the default below).",
+                 ".TP", ".B XDG_CONFIG_HOME", "Where the config file is looked for, when it is an absolute path.",
+                 ".TP", ".B XDG_CACHE_HOME", "Where the cache file is kept, when it is an absolute path.",
+                 ".TP", ".B HOME", "The home folder, for ~/.config and ~/.cache without the XDG variables.",
+                 ".TP", ".B NO_COLOR", "When set and not empty, output is never coloured.",
+                 ".TP", ".B TERM", "When dumb, output is never coloured.",
+                 ".SH FILES",
+                 ".TP", ".I $XDG_CONFIG_HOME/reader/config.toml", "(else ~/.config/reader/config.toml) The config file: "
+                    + "'reader config' shows each setting and where it comes from.",
+                 ".TP", ".I $XDG_CACHE_HOME/reader/cache.sqlite", "(else ~/.cache/reader/cache.sqlite) The cache: "
+                    + "'reader cache' shows and clears it."]
         return page.joined(separator: "\n") + "\n"
     }
 
@@ -52,7 +65,10 @@ enum ManualPage {
         let name = "\(path) \(command.commandName)"
         var lines = [".SS \(escape(name))", escape(command.abstract ?? "")]
         if let discussion = command.discussion, !discussion.isEmpty {
-            lines += [".PP", ".nf", escape(discussion), ".fi"]
+            // Prose is filled to the reader's width; an indented block (a sample file) is kept as it is.
+            for paragraph in discussion.components(separatedBy: "\n\n") where !paragraph.isEmpty {
+                lines += paragraph.hasPrefix("  ") ? [".PP", ".nf", escape(paragraph), ".fi"] : [".PP", escape(paragraph)]
+            }
         }
         let examples = Help.examples(atPath: name.split(separator: " ").dropFirst().map(String.init))
         if !examples.isEmpty {

@@ -24,8 +24,8 @@ struct Reader: AsyncParsableCommand, HelpExamples {
             exit code. What was read before stays readable from a local cache when the network is gone.
             """,
         version: ReaderKitVersion.string,
-        subcommands: [Posts.self, Comments.self, Films.self, People.self, Planets.self, Species.self, Starships.self, Vehicles.self,
-                      Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
+        subcommands: ServiceRegistry.current.commands
+            + [Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
 
     static let examples = [
         "reader posts swift",

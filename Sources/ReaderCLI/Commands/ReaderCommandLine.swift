@@ -14,8 +14,12 @@ public enum ReaderCommandLine {
         let output: Output
     }
 
-    /// Prepares signals and the standard descriptors; call it first, before anything opens a file.
-    public static func prepareProcess() {
+    /// Prepares signals and the standard descriptors, and chooses the services offered; call it
+    /// first, before anything opens a file or parses.
+    /// - Parameter services: the services `reader` offers: its built-in ones, or a registry that
+    ///   adds others (``ServiceRegistry/adding(_:)``).
+    public static func prepareProcess(services: ServiceRegistry = .builtIn) {
+        ServiceRegistry.current = services
         ProcessSetup.prepareSignalsAndDescriptors()
     }
 

@@ -29,19 +29,29 @@ extension Reader {
 
         func run() async throws {
             let environment = ProcessEnvironment.current
+            let services = try ReaderSettings.load(environment: environment).services()
             let client = ReaderClient(configuration: .init(
-                services: try ReaderSettings.load(environment: environment).services,
-                cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
-            let (checks, token, cache, lockouts) = await CommandRunner.using(client) { client in
-                async let swapi = client.checkConnectivity(of: SWAPI.root)
-                async let reddit = client.checkConnectivity(of: Reddit.probe)
-                let checks = await [swapi, reddit]
-                let token = await client.credentialStatus(of: RedditService.name)
+                services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
+            let registry = ServiceRegistry.current
+            let (checks, tokens, cache, lockouts) = await CommandRunner.using(client) { client in
+                // Every service at once, listed in the registry's order.
+                let checks = await withTaskGroup(of: (Int, ConnectivityCheck).self) { group in
+                    for (index, name) in registry.names.enumerated() {
+                        guard let probe = services[name]?.probe else { continue }
+                        group.addTask { (index, await client.checkConnectivity(of: probe)) }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }.sorted { $0.0 < $1.0 }.map(\.1)
+                }
+                var tokens: [(plugin: any ServicePlugin, wording: CredentialWording, token: (held: Bool, expiresAt: Date?)?)] = []
+                for plugin in registry.plugins {
+                    guard let wording = plugin.credential else { continue }
+                    tokens.append((plugin, wording, await client.credentialStatus(of: plugin.name)))
+                }
                 let cache: Result<CacheStatistics, ReaderError>
                 do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
                 let now = Date()
                 let lockouts = await client.rateLimitLockouts().map { (host: $0.host, until: $0.resetAt) }
-                return (checks, token, cache, lockouts)
+                return (checks, tokens, cache, lockouts)
             }.get()
 
             let output = output.makeOutput()
@@ -56,13 +66,16 @@ extension Reader {
                     "reachable": .bool(checks.allSatisfy(\.isReachable)),
                     "cache": cacheJSON,
                     "rate_limits": .array(lockouts.map { .object(["host": .string($0.host), "resets_at": .string($0.until.formatted(.iso8601))]) }),
+                ].merging(tokens.map { plugin, _, token in
                     // Whether a token is held and until when; never the token.
-                    "reddit_token": token.map { .object(["held": .bool($0.held),
-                                                          "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null,
-                ]))
+                    ("\(plugin.name)_token", token.map { .object(["held": .bool($0.held),
+                                                               "expires_at": $0.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null]) } ?? .null)
+                }, uniquingKeysWith: { first, _ in first })))
             } else {
-                try output.writeLine(Self.render(checks, cache: cache, token: token, lockouts: lockouts, style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.colourOff)),
-                                 to: .standardOutput)
+                let credentials = tokens.map { (label: $0.plugin.name.rawValue, line: Self.credentialLine($0.token, wording: $0.wording)) }
+                try output.writeLine(Self.render(checks, cache: cache, credentials: credentials, lockouts: lockouts,
+                                                 style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.colourOff)),
+                                     to: .standardOutput)
             }
             if let failure = checks.lazy.compactMap(\.failure).first {
                 throw ArgumentParser.ExitCode(failure.exitCode.rawValue)
@@ -70,7 +83,7 @@ extension Reader {
         }
 
         static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>,
-                           token: (held: Bool, expiresAt: Date?)?, lockouts: [(host: String, until: Date)] = [],
+                           credentials: [(label: String, line: String)], lockouts: [(host: String, until: Date)] = [],
                            style: Style, width: Int? = Terminal.outputWidth()) -> String {
             var rows: [[String]] = []
             for check in checks {
@@ -106,25 +119,30 @@ extension Reader {
             case .failure(let error):
                 cacheLine = "error \(error.code): \(CLIWording.message(of: error))"
             }
-            let tokenLine = switch token {
-            case nil: "read anonymously (no READER_REDDIT_CLIENT_ID)"
-            case let (true, expiresAt?)?: "app token held, expires \(RelativeAge.describe(moment: expiresAt))"
-            default: "app identity set; no token held yet (one is obtained on the next Reddit read)"
-            }
             // A lock-out is why a request may not be sent: said, with the way out.
             let limitLines = lockouts.map {
                 "\(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
                     + " (reader cache clear forgets it)"
             }
-            // Each line is a label in 8 cells and a message that wraps under itself, never cut.
-            let labelled = [("reddit", tokenLine), ("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            // Each line is a label in 8 cells (more for a longer name) and a message that wraps under itself, never cut.
+            let labelled = credentials.map { ($0.label, $0.line) } + [("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            let labelWidth = max(8, (labelled.map { TerminalText.width($0.0) }.max() ?? 0) + 2)
             let lines = labelled.map { label, message in
-                Terminal.wrapMessage(message, width: width.map { max(10, $0 - 8) })
+                Terminal.wrapMessage(message, width: width.map { max(10, $0 - labelWidth) })
                     .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-                    .map { ($0 == 0 ? TerminalText.pad(label, toWidth: 8) : String(repeating: " ", count: 8)) + $1 }
+                    .map { ($0 == 0 ? TerminalText.pad(label, toWidth: labelWidth) : String(repeating: " ", count: labelWidth)) + $1 }
                     .joined(separator: "\n")
             }
             return ([rendered, ""] + lines).joined(separator: "\n")
+        }
+
+        /// What `status` says of a service's credential.
+        static func credentialLine(_ token: (held: Bool, expiresAt: Date?)?, wording: CredentialWording) -> String {
+            switch token {
+            case nil: wording.anonymous
+            case let (true, expiresAt?)?: "app token held, expires \(RelativeAge.describe(moment: expiresAt))"
+            default: wording.notYetHeld
+            }
         }
     }
 }

@@ -4,66 +4,84 @@ import ReaderKit
 
 extension Reader {
     struct Sync: AsyncParsableCommand, HelpExamples {
-        static let configuration = CommandConfiguration(
-            commandName: "sync",
-            abstract: "Fill the cache for offline reading: all of SWAPI, and subreddits with their comments.",
-            discussion: """
-                'swapi' reads every page and every resource of the six collections; afterwards every \
-                SWAPI command works with --offline. 'reddit SUBREDDIT…' reads each subreddit's posts \
-                as 'reader posts SUBREDDIT' does, and each post's comments as 'reader comments ID' does.
+        static let configuration: CommandConfiguration = {
+            let syncs = syncable.map(\.sync)
+            return CommandConfiguration(
+                commandName: "sync",
+                abstract: "Fill the cache for offline reading: \(syncs.map(\.summary).joined(separator: ", and ")).",
+                discussion: syncs.map(\.explanation).joined(separator: " ") + "\n\n" + """
+                    Progress names the service and the phase, each phase with its own total. Fresh \
+                    copies are not fetched again, stale ones are revalidated. Failures of single \
+                    requests are summed up at the end by code, with a few of the requests each and \
+                    what to do, and with what they left missing: a collection whose first page failed \
+                    is not read at all. A sync that could not store what it fetched (a write failed, or \
+                    the cache file was deleted or replaced meanwhile) ends with C1003 and exit 73. Exit 0 \
+                    means the sync is complete; otherwise the exit code is that of what was not stored, \
+                    else of the first collection not read, else of the most frequent failure.
+                    """ + "\n\nWithout arguments it syncs what the config file names: \(syncs.map(\.configuredHelp).joined(separator: ", and ")).")
+        }()
 
-                Progress names the service and the phase, each phase with its own total. Fresh \
-                copies are not fetched again, stale ones are revalidated. Failures of single \
-                requests are summed up at the end by code, with a few of the requests each and \
-                what to do, and with what they left missing: a collection whose first page failed \
-                is not read at all. A sync that could not store what it fetched (a write failed, or \
-                the cache file was deleted or replaced meanwhile) ends with C1003 and exit 73. Exit 0 \
-                means the sync is complete; otherwise the exit code is that of what was not stored, \
-                else of the first collection not read, else of the most frequent failure.
+        static var examples: [String] {
+            let examples = syncable.map(\.sync.example)
+            return ["reader sync"] + examples.map { "reader sync " + $0 } + [
+                "reader sync " + examples.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.joined(separator: " "),
+                "reader sync \(examples.first ?? "") --json",
+            ]
+        }
 
-                Without arguments it syncs what the config file names: SWAPI when [sync] swapi = true, \
-                and the subreddits of [reddit] subreddits.
-                """)
-
-        static let examples = [
-            "reader sync",
-            "reader sync swapi",
-            "reader sync reddit swift rust",
-            "reader sync swapi reddit python",
-            "reader sync swapi --json",
-        ]
-
-        @Argument(help: ArgumentHelp("What to sync: swapi, and/or reddit followed by subreddit names (default: what the config file names).", valueName: "what"))
+        @Argument(help: ArgumentHelp("What to sync: \(syncable.map(\.sync.description).joined(separator: ", and/or ")) (default: what the config file names).",
+                                     valueName: "what"),
+                  completion: .list(syncable.map(\.plugin.name.rawValue)))
         var targets: [String] = []
 
         @OptionGroup var options: FetchOptions<NoOfflineFlag>
 
-        /// The plan: whether SWAPI is synced, and which subreddits.
+        /// The plan: each service to sync, in the registry's order, with its arguments (a
+        /// subreddit's names).
         struct Plan: Equatable {
-            var swapi = false
-            var subreddits: [String] = []
+            var targets: [(name: ServiceName, arguments: [String])] = []
+
+            static func == (lhs: Plan, rhs: Plan) -> Bool {
+                lhs.targets.map(\.name) == rhs.targets.map(\.name) && lhs.targets.map(\.arguments) == rhs.targets.map(\.arguments)
+            }
         }
 
+        /// The services that can be synced, in order.
+        static var syncable: [(plugin: any ServicePlugin, sync: SyncCapability)] {
+            ServiceRegistry.current.plugins.compactMap { plugin in plugin.sync.map { (plugin, $0) } }
+        }
+
+        /// "swapi, reddit SUBREDDIT…, or both".
+        static var choices: String {
+            let usages = syncable.map(\.sync.usage)
+            return usages.joined(separator: ", ") + (usages.count == 2 ? ", or both" : usages.count > 2 ? ", or several" : "")
+        }
+
+        /// The plan of the targets named on the command line: a service's name, then its arguments.
         static func plan(_ targets: [String]) throws(ReaderError) -> Plan {
-            var plan = Plan()
-            var readingSubreddits = false
-            var sawReddit = false
+            var arguments: [ServiceName: [String]] = [:]
+            var current: (name: ServiceName, sync: SyncCapability)?
             for target in targets {
-                switch target.lowercased() {
-                case "swapi": plan.swapi = true; readingSubreddits = false
-                case "reddit": readingSubreddits = true; sawReddit = true
-                default:
-                    guard readingSubreddits else {
-                        let meant = Help.nearest(to: target, among: ["swapi", "reddit"]).map { " (did you mean \($0)?)" } ?? ""
-                        throw .invalidArgument("\"\(TerminalText.sanitise(target, maxLength: 40))\" is not something to sync\(meant): say swapi, or reddit followed by subreddit names")
+                if let name = ServiceName(rawValue: target.lowercased()), let found = syncable.first(where: { $0.plugin.name == name }) {
+                    if let current, current.name != name, current.sync.argumentsNeeded != nil, arguments[current.name]?.isEmpty != false {
+                        throw .invalidArgument(Wording(current.sync.argumentsNeeded ?? ""))
                     }
-                    plan.subreddits.append(try Reddit.validatedSubreddit(target))
+                    current = (name, found.sync)
+                    if arguments[name] == nil { arguments[name] = [] }
+                    continue
                 }
+                guard let current, current.sync.argumentsNeeded != nil else {
+                    let meant = Help.nearest(to: target, among: syncable.map(\.plugin.name.rawValue)).map { " (did you mean \($0)?)" } ?? ""
+                    let say = syncable.map(\.sync.description)
+                    throw .invalidArgument("\"\(TerminalText.sanitise(target, maxLength: 40))\" is not something to sync\(meant): say \(say.joined(separator: ", or "))")
+                }
+                arguments[current.name, default: []].append(try current.sync.argument(target))
             }
-            if sawReddit, plan.subreddits.isEmpty { throw .invalidArgument("reddit needs at least one subreddit name, such as 'reddit swift'") }
-            guard plan.swapi || !plan.subreddits.isEmpty else {
-                throw .invalidArgument("say what to sync: swapi, reddit SUBREDDIT…, or both")
+            if let current, current.sync.argumentsNeeded != nil, arguments[current.name]?.isEmpty != false {
+                throw .invalidArgument(Wording(current.sync.argumentsNeeded ?? ""))
             }
+            let plan = Plan(targets: syncable.compactMap { entry in arguments[entry.plugin.name].map { (entry.plugin.name, $0) } })
+            guard !plan.targets.isEmpty else { throw .invalidArgument("say what to sync: \(choices)") }
             return plan
         }
 
@@ -71,10 +89,13 @@ extension Reader {
         /// - Throws: ``ReaderError/invalidArgument(_:)`` (R1001, exit 64) saying what to give, or
         ///   what to put in the config file, when it names nothing to sync.
         static func plan(from settings: ReaderSettings) throws(ReaderError) -> Plan {
-            let plan = Plan(swapi: settings.syncSWAPI.value, subreddits: settings.subreddits.value)
-            guard plan.swapi || !plan.subreddits.isEmpty else {
+            let plan = Plan(targets: syncable.compactMap { entry in
+                entry.sync.configured(settings.of(entry.plugin.name)).map { (entry.plugin.name, $0) }
+            })
+            guard !plan.targets.isEmpty else {
                 let file = settings.configFilePath.map { TerminalText.sanitise($0, maxLength: 200) } ?? "$XDG_CONFIG_HOME/reader/config.toml"
-                throw .invalidArgument("say what to sync: swapi, reddit SUBREDDIT…, or both; or name them in \(file) (\(settings.configFileFound ? "it names none" : "there is none")): [sync] swapi = true, [reddit] subreddits = [\"swift\"]")
+                let examples = syncable.map(\.sync.configExample).joined(separator: ", ")
+                throw .invalidArgument("say what to sync: \(choices); or name them in \(file) (\(settings.configFileFound ? "it names none" : "there is none")): \(examples)")
             }
             return plan
         }
@@ -91,13 +112,10 @@ extension Reader {
             let reports = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
                 defer { progress.finish() }
                 var reports: [(String, SyncReport)] = []
-                if plan.swapi {
-                    reports.append(("swapi", await client.syncSWAPI(options: options.loadOptions, progress: progress.handler)))
-                }
-                if !plan.subreddits.isEmpty {
+                for (name, arguments) in plan.targets {
+                    guard let sync = ServiceRegistry.current[name]?.sync else { continue }
                     do throws(ReaderError) {
-                        reports.append(("reddit", try await client.syncReddit(subreddits: plan.subreddits, options: options.loadOptions,
-                                                                           progress: progress.handler)))
+                        reports.append((name.rawValue, try await sync.run(client, arguments, options.loadOptions, progress.handler)))
                     } catch {
                         throw LoadFailure(error: error, decision: .alert)
                     }

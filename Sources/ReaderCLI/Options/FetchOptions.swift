@@ -77,7 +77,7 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
 
     var loadOptions: LoadOptions {
         // A broken config file has already ended the command (``clientConfiguration(environment:)``).
-        let timeout = (try? settings())?.timeout.value ?? ReaderSettings.builtIn.timeout.value
+        let timeout = (try? settings())?.timeout.value ?? ReaderSettings.builtIn(of: .current).timeout.value
         return LoadOptions(cacheMode: offline ? .offline : refresh ? .refresh : .normal,
                            deadline: ContinuousClock.now.advanced(by: timeout), waitForConnectivity: wait)
     }
@@ -99,7 +99,7 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
         freshness.maximumAge = settings.maximumAge.value
         freshness.maximumStale = settings.maximumStale.value
         return ReaderClient.Configuration(
-            services: settings.services, cachePath: cachePath, timeout: settings.timeout.value, retryPolicy: retryPolicy,
+            services: try settings.services(), cachePath: cachePath, timeout: settings.timeout.value, retryPolicy: retryPolicy,
             freshness: freshness, cacheSizeLimit: cacheSize.bytes)
     }
 }

@@ -38,7 +38,7 @@ enum CLIWording {
     }
 
     /// The variables that say where the services are: any of them may be the failing origin's.
-    static let serviceAddressVariables = "READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL"
+    static var serviceAddressVariables: String { ServiceRegistry.current.addressVariables.joined(separator: ", ") }
 
     /// One piece of advice in reader's words.
     static func text(of advice: Advice) -> String {
@@ -74,27 +74,11 @@ enum CLIWording {
             default: "run with --cache-path to use another file"
             }
         case .checkCredentials(let installedApp):
-            installedApp
-                ? "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"
-                : "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"
+            // The services with a credential say what to check; the engine's words name none.
+            ServiceRegistry.current.plugins.lazy.compactMap { $0.credential?.check(installedApp) }.first
+                ?? "check the service's credentials"
         case .service(let service, let reason, let withCredential, let text):
-            service == RedditService.name ? reddit(reason: reason, withCredential: withCredential) ?? text : text
-        }
-    }
-
-    /// What Reddit's explanations advise, in reader's words; nil where ReaderKit's say it already.
-    private static func reddit(reason: String, withCredential: Bool) -> String? {
-        let appIdentity = "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"
-        let refusedAnyway = "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network"
-        return switch reason {
-        case "not_found": "check the spelling; 'reader posts' without a name reads the front page"
-        case "quarantined": "it cannot be read anonymously; reader does not opt in for you"
-        case "forbidden" where withCredential, "blocked" where withCredential: refusedAnyway
-        case "forbidden": "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network"
-        case "blocked": "Reddit lets in readers with an app identity: \(appIdentity)"
-        case "too_many_requests": "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
-        case "unauthorized": "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
-        default: nil
+            service.flatMap { ServiceRegistry.current[$0] }?.hint(reason: reason, withCredential: withCredential) ?? text
         }
     }
 }

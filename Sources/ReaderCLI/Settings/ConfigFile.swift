@@ -3,8 +3,8 @@ import ReaderKit
 import TOMLKit
 
 /// reader's config file, `$XDG_CONFIG_HOME/reader/config.toml` (else `~/.config/reader/config.toml`):
-/// defaults for the options, the services' addresses, the Reddit app, default subreddits and
-/// filters, as TOML.
+/// defaults for the options, and each service's settings in a table of its own
+/// (``ServicePlugin/settings``), as TOML.
 ///
 /// ```toml
 /// timeout = "30s"
@@ -23,8 +23,8 @@ import TOMLKit
 ///
 /// ## Topics
 /// - ``path(environment:)``
-/// - ``read(atPath:)``
-/// - ``parse(_:path:isPrivate:)``
+/// - ``read(atPath:settings:)``
+/// - ``parse(_:path:isPrivate:settings:)``
 public struct ConfigFile: Sendable, Equatable {
     /// Where it was read from.
     public var path: String
@@ -38,22 +38,8 @@ public struct ConfigFile: Sendable, Equatable {
     public var maximumStale: Duration?
     /// `color`: false never colours; true colours where the terminal allows.
     public var color: Bool?
-    /// `[swapi] url`.
-    public var swapiURL: URL?
-    /// `[reddit] url`.
-    public var redditURL: URL?
-    /// `[reddit] oauth-url`.
-    public var redditOAuthURL: URL?
-    /// `[reddit] client-id` and `client-secret`.
-    public var redditCredentials: RedditCredentials?
-    /// `[reddit] subreddits`: what `reader posts` reads without a subreddit, and `reader sync` syncs.
-    public var subreddits: [String]?
-    /// `[reddit] hide-subreddits`: posts from these are not listed (unless asked for by name).
-    public var hiddenSubreddits: [String]?
-    /// `[reddit] hide-words`: posts whose title holds one of these words or phrases are not listed.
-    public var hiddenWords: [String]?
-    /// `[sync] swapi`: whether `reader sync` without arguments syncs SWAPI.
-    public var syncSWAPI: Bool?
+    /// The services' settings this file sets, by key (`reddit.url`).
+    public var values: [String: SettingValue] = [:]
     /// The line each key was set on, for saying where a value came from.
     public var lines: [String: Int] = [:]
 
@@ -70,10 +56,8 @@ public struct ConfigFile: Sendable, Equatable {
     /// The most names or words in one list.
     public static let maximumListCount = 200
 
-    /// The keys the file may hold, as `table.key`.
-    public static let keys = ["timeout", "retries", "max-age", "max-stale", "color", "swapi.url", "reddit.url",
-                              "reddit.oauth-url", "reddit.client-id", "reddit.client-secret", "reddit.subreddits",
-                              "reddit.hide-subreddits", "reddit.hide-words", "sync.swapi"]
+    /// The keys of the settings every command shares; each service adds its own (``ServiceSetting/key``).
+    public static let commonKeys = ["timeout", "retries", "max-age", "max-stale", "color"]
 
     /// Where the file is: `$XDG_CONFIG_HOME/reader/config.toml` when that is an absolute path (the
     /// XDG rule: a relative one is ignored), else `$HOME/.config/reader/config.toml` when `$HOME`
@@ -98,8 +82,8 @@ public struct ConfigFile: Sendable, Equatable {
     /// Reads and checks the file at `path`.
     /// - Returns: nil when there is no file there.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when it cannot be read, is not a
-    ///   regular file, is larger than ``maximumSize`` or not UTF-8 text, or when ``parse(_:path:isPrivate:)`` fails.
-    public static func read(atPath path: String) throws(ReaderError) -> ConfigFile? {
+    ///   regular file, is larger than ``maximumSize`` or not UTF-8 text, or when ``parse(_:path:isPrivate:settings:)`` fails.
+    public static func read(atPath path: String, settings: [ServiceSetting]) throws(ReaderError) -> ConfigFile? {
         let shown = TerminalText.sanitise(path, maxLength: 300)
         // Non-blocking, so that a FIFO put in its place cannot make reader wait.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -137,18 +121,19 @@ public struct ConfigFile: Sendable, Equatable {
         }
         // Private: only its owner can read or write it (0600 or 0400).
         let isPrivate = (status.st_mode & 0o077) == 0 && status.st_uid == geteuid()
-        return try parse(text, path: path, isPrivate: isPrivate)
+        return try parse(text, path: path, isPrivate: isPrivate, settings: settings)
     }
 
     /// Reads the TOML in `text` into checked values.
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - path: the file's path, for messages.
-    ///   - isPrivate: whether only its owner can read the file; a client secret is refused otherwise.
+    ///   - isPrivate: whether only its owner can read the file; a secret is refused otherwise.
+    ///   - settings: the services' settings, which the file may set besides the common ones.
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for TOML that does not parse, an unknown
     ///   key, a value of the wrong type or out of bounds, or a secret others can read, naming the
     ///   file, the line and the key (never showing a secret).
-    public static func parse(_ text: String, path: String, isPrivate: Bool) throws(ReaderError) -> ConfigFile {
+    public static func parse(_ text: String, path: String, isPrivate: Bool, settings: [ServiceSetting]) throws(ReaderError) -> ConfigFile {
         let shownPath = TerminalText.sanitise(path, maxLength: 300)
         let keyLines = KeyLines(text)
         let table: TOMLTable
@@ -165,7 +150,9 @@ public struct ConfigFile: Sendable, Equatable {
         var file = ConfigFile(path: path)
         var reader = ValueReader(shownPath: shownPath, keyLines: keyLines)
         // In the file's order (toml++ keeps keys sorted), so the problem reported is the first one there.
-        let ordered = entries(of: table, prefix: "").sorted { (keyLines.line(of: $0.0) ?? .max) < (keyLines.line(of: $1.0) ?? .max) }
+        let tables = Set(settings.compactMap { $0.key.split(separator: ".").first.map(String.init) })
+        let declared = Dictionary(settings.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let ordered = entries(of: table, prefix: "", tables: tables).sorted { (keyLines.line(of: $0.0) ?? .max) < (keyLines.line(of: $1.0) ?? .max) }
         for (key, value) in ordered {
             reader.key = key
             file.lines[key] = keyLines.line(of: key)
@@ -179,55 +166,35 @@ public struct ConfigFile: Sendable, Equatable {
             case "max-age": file.maximumAge = try reader.duration(value)
             case "max-stale": file.maximumStale = try reader.duration(value)
             case "color": file.color = try reader.bool(value)
-            case "sync.swapi": file.syncSWAPI = try reader.bool(value)
-            case "swapi.url": file.swapiURL = try reader.url(value)
-            case "reddit.url": file.redditURL = try reader.url(value)
-            case "reddit.oauth-url": file.redditOAuthURL = try reader.url(value)
-            case "reddit.client-id":
-                let id = try reader.string(value)
-                if let problem = RedditCredentials.idProblem(id) { throw reader.failure("is not a Reddit client id: \(problem)") }
-                file.redditCredentials = RedditCredentials(clientID: id, clientSecret: file.redditCredentials?.clientSecret)
-            case "reddit.client-secret":
-                guard isPrivate else {
-                    throw reader.failure("refused: a client secret is accepted only from a file no one else can read: run 'chmod 600 \(shownPath)', or set READER_REDDIT_CLIENT_SECRET instead")
-                }
-                let secret = try reader.string(value)
-                // The message never shows the secret.
-                if let problem = RedditCredentials.secretProblem(secret) { throw reader.failure("is not a Reddit client secret: \(problem)") }
-                file.redditCredentials = RedditCredentials(clientID: file.redditCredentials?.clientID ?? "", clientSecret: secret)
-            case "reddit.subreddits":
-                let names = try reader.subreddits(value)
-                // `reader posts` reads them as one listing (swift+rust), which Reddit caps.
-                guard names.count <= 50 else { throw reader.failure("holds \(names.count) names; Reddit reads at most 50 at once") }
-                file.subreddits = names
-            case "reddit.hide-subreddits": file.hiddenSubreddits = try reader.subreddits(value).map { $0.lowercased() }
-            case "reddit.hide-words":
-                file.hiddenWords = try reader.list(value).map { (word) throws(ReaderError) in
-                    guard !PostFilter.words(of: word).isEmpty, word.count <= 100 else {
-                        throw reader.failure("\"\(TerminalText.sanitise(word, maxLength: 40))\" is not a word to hide: give 1 to 100 characters with a letter or digit")
-                    }
-                    return word
-                }
             default:
-                reader.key = TerminalText.sanitise(key, maxLength: 60)
-                throw reader.failure("is not a setting reader knows; the settings are \(keys.joined(separator: ", "))")
+                guard let setting = declared[key] else {
+                    reader.key = TerminalText.sanitise(key, maxLength: 60)
+                    let known = commonKeys + settings.map(\.key)
+                    if let near = Help.nearest(to: key, among: known) {
+                        throw reader.failure("is not a setting reader knows: did you mean \(near)?")
+                    }
+                    throw reader.failure("is not a setting reader knows; the settings are \(known.joined(separator: ", "))")
+                }
+                file.values[key] = try reader.value(value, of: setting, fileIsPrivate: isPrivate)
             }
         }
-        if let credentials = file.redditCredentials, credentials.clientID.isEmpty {
-            reader.key = "reddit.client-secret"
-            throw reader.failure("is set but reddit.client-id is not: set both, or neither")
+        // A secret belongs to its identity: one without the other is a mistake.
+        for setting in settings {
+            guard case .secret(let identity, _) = setting.kind, file.values[setting.key] != nil, file.values[identity] == nil else { continue }
+            reader.key = setting.key
+            throw reader.failure("is set but \(identity) is not: set both, or neither")
         }
         return file
     }
 
-    /// Every value under `table` with its dotted key, the three tables walked into.
-    private static func entries(of table: TOMLTable, prefix: String) -> [(String, TOMLValueConvertible)] {
+    /// Every value under `table` with its dotted key, the services' `tables` walked into.
+    private static func entries(of table: TOMLTable, prefix: String, tables: Set<String>) -> [(String, TOMLValueConvertible)] {
         var found: [(String, TOMLValueConvertible)] = []
         for key in table.keys {
             guard let value = table[key] else { continue }
             let path = prefix.isEmpty ? key : prefix + "." + key
-            if prefix.isEmpty, ["swapi", "reddit", "sync"].contains(key), let inner = value.table {
-                found += entries(of: inner, prefix: path)
+            if prefix.isEmpty, tables.contains(key), let inner = value.table {
+                found += entries(of: inner, prefix: path, tables: tables)
             } else {
                 found.append((path, value))
             }
@@ -286,7 +253,7 @@ private struct ValueReader {
         guard !text.isEmpty else { throw failure("is empty: give an http or https URL, or leave the key out") }
         let line = keyLines.line(of: key).map { ":\($0)" } ?? ""
         return try ServiceConfiguration.baseURL(text, variable: "\(shownPath)\(line): \(key)",
-                                                default: SWAPIService.defaultBaseURL)
+                                                default: URL(fileURLWithPath: "/"))
     }
 
     func list(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {
@@ -302,14 +269,27 @@ private struct ValueReader {
         return items
     }
 
-    func subreddits(_ value: TOMLValueConvertible) throws(ReaderError) -> [String] {
-        try list(value).map { (name) throws(ReaderError) in
-            do {
-                guard !name.contains("+") else { throw ReaderError.invalidArgument(Wording(name)) }
-                return try Reddit.validatedSubreddit(name)
-            } catch {
-                throw failure("\"\(TerminalText.sanitise(name, maxLength: 40))\" is not a subreddit name: use 1 to 21 letters, digits or underscores, one name to an entry")
+    /// The value of a service's setting, checked as the setting says.
+    func value(_ value: TOMLValueConvertible, of setting: ServiceSetting, fileIsPrivate: Bool) throws(ReaderError) -> SettingValue {
+        switch setting.kind {
+        case .url: return .url(try url(value))
+        case .flag: return .flag(try bool(value))
+        case .list(let check):
+            let items = try list(value)
+            do { return .list(try check(items)) } catch { throw failure(error.text) }
+        case .identity(let check, _):
+            let text = try string(value)
+            if let problem = check(text) { throw failure(problem) }
+            return .text(text)
+        case .secret(_, let check):
+            guard fileIsPrivate else {
+                let instead = setting.variable.map { ", or set \($0) instead" } ?? ""
+                throw failure("refused: a secret is accepted only from a file no one else can read: run 'chmod 600 \(shownPath)'\(instead)")
             }
+            let text = try string(value)
+            // The message never shows the secret.
+            if let problem = check(text) { throw failure(problem) }
+            return .text(text)
         }
     }
 }

@@ -4,16 +4,15 @@ import ReaderKit
 /// What reader runs with, each value with where it came from: a flag over the environment over
 /// the config file over the built-in default.
 ///
-/// ``load(environment:)`` layers the built-in defaults, the ``ConfigFile`` and the environment;
+/// ``load(environment:registry:)`` layers the built-in defaults, the ``ConfigFile`` and the environment;
 /// the command line lays its flags over the result (``Setting/override(_:from:)``). A library
 /// user who calls `load` gets what `reader` would run with, without flags.
 ///
 /// ## Topics
-/// - ``load(environment:)``
-/// - ``builtIn``
-/// - ``services``
-/// - ``postFilter``
-public struct ReaderSettings: Sendable, Equatable {
+/// - ``load(environment:registry:)``
+/// - ``builtIn(of:)``
+/// - ``services()``
+public struct ReaderSettings: Sendable {
     /// Where a value came from.
     public enum Source: Sendable, Equatable, CustomStringConvertible {
         case builtIn
@@ -73,51 +72,48 @@ public struct ReaderSettings: Sendable, Equatable {
     public var maximumStale: Setting<Duration?>
     /// Whether colour may be used where the terminal allows it (built-in: true).
     public var color: Setting<Bool>
-    public var swapiURL: Setting<URL>
-    public var redditURL: Setting<URL>
-    public var redditOAuthURL: Setting<URL>
-    /// The Reddit app; nil reads anonymously. The id and the secret always come from one layer.
-    public var redditCredentials: Setting<RedditCredentials?>
-    /// Where the secret of ``redditCredentials`` was taken from, or looked for when there is none:
-    /// the same layer as the id, but its own variable or line (built-in: ``Source/builtIn``).
-    public var redditClientSecretSource: Source = .builtIn
-    /// What `reader posts` reads without a subreddit (joined with `+`), and what `reader sync`
-    /// syncs without arguments.
-    public var subreddits: Setting<[String]>
-    /// Whether `reader sync` without arguments syncs SWAPI.
-    public var syncSWAPI: Setting<Bool>
-    public var hiddenSubreddits: Setting<[String]>
-    public var hiddenWords: Setting<[String]>
+    /// The services' settings, by service, as their plug-ins declare them.
+    public var serviceSettings: [ServiceName: ServiceSettings] = [:]
+    /// The services these settings are of.
+    public var registry: ServiceRegistry
     /// Where the config file is looked for; nil without `$XDG_CONFIG_HOME` or `$HOME`.
     public var configFilePath: String?
     /// Whether a config file was found there.
     public var configFileFound = false
 
-    /// The built-in defaults.
-    public static let builtIn = ReaderSettings(
-        timeout: Setting(.seconds(20), from: .builtIn), retries: Setting(RetryPolicy.default.maximumRetries, from: .builtIn),
-        maximumAge: Setting(nil, from: .builtIn), maximumStale: Setting(nil, from: .builtIn), color: Setting(true, from: .builtIn),
-        swapiURL: Setting(SWAPIService.defaultBaseURL, from: .builtIn),
-        redditURL: Setting(RedditService.defaultBaseURL, from: .builtIn),
-        redditOAuthURL: Setting(RedditService.defaultOAuthBaseURL, from: .builtIn),
-        redditCredentials: Setting(nil, from: .builtIn), subreddits: Setting([], from: .builtIn),
-        syncSWAPI: Setting(false, from: .builtIn), hiddenSubreddits: Setting([], from: .builtIn),
-        hiddenWords: Setting([], from: .builtIn))
+    /// The built-in defaults of `registry`'s services.
+    public static func builtIn(of registry: ServiceRegistry) -> ReaderSettings {
+        var settings = ReaderSettings(
+            timeout: Setting(.seconds(20), from: .builtIn), retries: Setting(RetryPolicy.default.maximumRetries, from: .builtIn),
+            maximumAge: Setting(nil, from: .builtIn), maximumStale: Setting(nil, from: .builtIn), color: Setting(true, from: .builtIn),
+            registry: registry)
+        for plugin in registry.plugins {
+            var values = ServiceSettings()
+            for setting in plugin.settings { values.values[setting.key] = Setting(setting.defaultValue, from: .builtIn) }
+            settings.serviceSettings[plugin.name] = values
+        }
+        return settings
+    }
 
     /// The built-in defaults, then the config file (``ConfigFile/path(environment:)``), then
-    /// the environment (`READER_SWAPI_URL`, `READER_REDDIT_URL`, `READER_REDDIT_OAUTH_URL`,
-    /// `READER_REDDIT_CLIENT_ID` with `READER_REDDIT_CLIENT_SECRET`, `NO_COLOR`, `TERM=dumb`).
+    /// the environment (the services' variables, such as `READER_SWAPI_URL`, then `NO_COLOR` and
+    /// `TERM=dumb`).
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a config file that cannot be read
-    ///   or is wrong (see ``ConfigFile/read(atPath:)``), or an environment variable that is.
-    public static func load(environment: [String: String]) throws(ReaderError) -> ReaderSettings {
-        var settings = builtIn
+    ///   or is wrong (see ``ConfigFile/read(atPath:settings:)``), or an environment variable that is.
+    public static func load(environment: [String: String], registry: ServiceRegistry = .current) throws(ReaderError) -> ReaderSettings {
+        var settings = builtIn(of: registry)
         settings.configFilePath = ConfigFile.path(environment: environment)
-        if let path = settings.configFilePath, let file = try ConfigFile.read(atPath: path) {
+        if let path = settings.configFilePath, let file = try ConfigFile.read(atPath: path, settings: registry.settings) {
             settings.configFileFound = true
             settings.apply(file)
         }
         try settings.apply(environment: environment)
         return settings
+    }
+
+    /// The settings of the service named `name` (empty for a service not registered).
+    public func of(_ name: ServiceName) -> ServiceSettings {
+        serviceSettings[name] ?? ServiceSettings()
     }
 
     /// Lays the file's values over these.
@@ -128,35 +124,52 @@ public struct ReaderSettings: Sendable, Equatable {
         if let value = file.maximumAge { maximumAge.override(value, from: source("max-age")) }
         if let value = file.maximumStale { maximumStale.override(value, from: source("max-stale")) }
         if let value = file.color { color.override(value, from: source("color")) }
-        if let value = file.swapiURL { swapiURL.override(value, from: source("swapi.url")) }
-        if let value = file.redditURL { redditURL.override(value, from: source("reddit.url")) }
-        if let value = file.redditOAuthURL { redditOAuthURL.override(value, from: source("reddit.oauth-url")) }
-        if let value = file.redditCredentials {
-            redditCredentials.override(value, from: source("reddit.client-id"))
-            redditClientSecretSource = source("reddit.client-secret")
+        for plugin in registry.plugins {
+            for setting in plugin.settings {
+                // A secret belongs to its identity: the two come from the layer that sets either.
+                if case .secret(let identity, _) = setting.kind, file.values[identity] != nil || file.values[setting.key] != nil {
+                    serviceSettings[plugin.name]?.values[identity]?.override(file.values[identity] ?? .text(nil), from: source(identity))
+                    serviceSettings[plugin.name]?.values[setting.key]?.override(file.values[setting.key] ?? .text(nil), from: source(setting.key))
+                } else if let value = file.values[setting.key] {
+                    serviceSettings[plugin.name]?.values[setting.key]?.override(value, from: source(setting.key))
+                }
+            }
         }
-        if let value = file.subreddits { subreddits.override(value, from: source("reddit.subreddits")) }
-        if let value = file.syncSWAPI { syncSWAPI.override(value, from: source("sync.swapi")) }
-        if let value = file.hiddenSubreddits { hiddenSubreddits.override(value, from: source("reddit.hide-subreddits")) }
-        if let value = file.hiddenWords { hiddenWords.override(value, from: source("reddit.hide-words")) }
     }
 
     /// Lays the environment's values over these. An empty variable is as good as unset.
     public mutating func apply(environment: [String: String]) throws(ReaderError) {
-        let urls: [(String, WritableKeyPath<ReaderSettings, Setting<URL>>)] = [
-            ("READER_SWAPI_URL", \.swapiURL), ("READER_REDDIT_URL", \.redditURL), ("READER_REDDIT_OAUTH_URL", \.redditOAuthURL)]
-        for (variable, keyPath) in urls {
-            guard let text = environment[variable], !text.isEmpty else { continue }
-            let url = try ServiceConfiguration.baseURL(text, variable: variable, default: self[keyPath: keyPath].value)
-            self[keyPath: keyPath].override(url, from: .environment(variable: variable))
+        func given(_ variable: String?) -> String? {
+            guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
+            return text
         }
-        // A secret belongs to its id: the two are never taken from two layers.
-        let idSet = !(environment["READER_REDDIT_CLIENT_ID"] ?? "").isEmpty
-        let secretSet = !(environment["READER_REDDIT_CLIENT_SECRET"] ?? "").isEmpty
-        if idSet || secretSet {
-            redditCredentials.override(try RedditCredentials.fromEnvironment(environment),
-                                       from: .environment(variable: idSet ? "READER_REDDIT_CLIENT_ID" : "READER_REDDIT_CLIENT_SECRET"))
-            redditClientSecretSource = .environment(variable: "READER_REDDIT_CLIENT_SECRET")
+        for plugin in registry.plugins {
+            for setting in plugin.settings {
+                switch setting.kind {
+                case .url(let fallback):
+                    guard let variable = setting.variable, let text = given(variable) else { continue }
+                    let url = try ServiceConfiguration.baseURL(text, variable: variable, default: fallback)
+                    serviceSettings[plugin.name]?.values[setting.key]?.override(.url(url), from: .environment(variable: variable))
+                case .secret(let identityKey, let check):
+                    // A secret belongs to its identity: the two are never taken from two layers.
+                    guard let identity = plugin.settings.first(where: { $0.key == identityKey }),
+                          case .identity(let checkIdentity, _) = identity.kind,
+                          let identityVariable = identity.variable, let secretVariable = setting.variable else { continue }
+                    let id = given(identityVariable)
+                    let secret = given(secretVariable)
+                    guard id != nil || secret != nil else { continue }
+                    guard let id else {
+                        throw .invalidConfiguration("\(secretVariable) is set but \(identityVariable) is not: set both, or neither")
+                    }
+                    if let problem = checkIdentity(id) { throw .invalidConfiguration("\(identityVariable) \(problem)") }
+                    // The message never shows the secret.
+                    if let secret, let problem = check(secret) { throw .invalidConfiguration("\(secretVariable) \(problem)") }
+                    serviceSettings[plugin.name]?.values[identityKey]?.override(.text(id), from: .environment(variable: identityVariable))
+                    serviceSettings[plugin.name]?.values[setting.key]?.override(.text(secret), from: .environment(variable: secretVariable))
+                case .flag, .list, .identity:
+                    continue
+                }
+            }
         }
         if let value = environment["NO_COLOR"], !value.isEmpty {
             color.override(false, from: .environment(variable: "NO_COLOR"))
@@ -165,16 +178,11 @@ public struct ReaderSettings: Sendable, Equatable {
         }
     }
 
-    /// The services' addresses and the Reddit app, for ``ReaderClient/Configuration``.
-    public var services: ServiceConfiguration {
-        ServiceConfiguration([
-            SWAPIService(baseURL: swapiURL.value),
-            RedditService(publicBaseURL: redditURL.value, oauthBaseURL: redditOAuthURL.value, credentials: redditCredentials.value),
-        ])
-    }
-
-    /// The posts the config file hides.
-    public var postFilter: PostFilter {
-        PostFilter(hiddenSubreddits: hiddenSubreddits.value, hiddenWords: hiddenWords.value)
+    /// The services as these settings make them, for ``ReaderClient/Configuration``.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when a service cannot be made of its values.
+    public func services() throws(ReaderError) -> ServiceConfiguration {
+        var services: [any Service] = []
+        for plugin in registry.plugins { services.append(try plugin.service(from: of(plugin.name))) }
+        return ServiceConfiguration(services)
     }
 }

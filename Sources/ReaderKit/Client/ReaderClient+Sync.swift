@@ -255,3 +255,31 @@ extension ReaderClient {
                                   url: ""))
     }
 }
+
+extension ReaderClient {
+    /// Fills the cache with `endpoints`' answers, as background work: a fresh copy is not fetched
+    /// again, a stale one is revalidated, and every failure is counted into the report, never
+    /// thrown. A service's sync of a list of resources is this call.
+    /// - Parameters:
+    ///   - phase: what progress calls the work, such as `openlibrary, works`.
+    ///   - options: the deadline and cache mode; the mode is made background.
+    /// - Returns: what was fetched, already fresh or failed (named by each endpoint's path), and
+    ///   whether it was stored.
+    public func sync<Value>(_ endpoints: [Endpoint<Value>], phase: String, options: LoadOptions = LoadOptions(),
+                            progress: ProgressHandler? = nil) async -> SyncReport {
+        var report = SyncReport()
+        let mark = await storageMark()
+        var background = options
+        background.mode = .background
+        var outcomes = [SyncReport.Outcome?](repeating: nil, count: endpoints.count)
+        await loadConcurrently(endpoints, options: background, progress: Self.phased(progress, phase),
+                               counting: LoadProgress(completed: 0, total: endpoints.count)) { index, outcome in
+            outcomes[index] = SyncReport.Outcome(outcome)
+        }
+        for (endpoint, outcome) in zip(endpoints, outcomes) {
+            report.count(outcome ?? .failed(.bug("a request of the sync was never loaded")), subject: endpoint.path)
+        }
+        await checkStorage(of: &report, since: mark)
+        return report
+    }
+}

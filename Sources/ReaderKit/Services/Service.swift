@@ -72,6 +72,10 @@ public protocol Service: Sendable {
 
     /// Who adds a credential to the service's requests, or nil for none. By default nil.
     var authenticator: (any Authenticator)? { get }
+
+    /// A cheap request that says whether the service answers (``ReaderClient/checkConnectivity(of:timeout:)``).
+    /// By default its base URL.
+    var probe: Endpoint<JSONValue> { get }
 }
 
 extension Service {
@@ -90,6 +94,8 @@ extension Service {
     public func explanation(of failure: StatusFailure) -> ServiceExplanation? { nil }
 
     public var authenticator: (any Authenticator)? { nil }
+
+    public var probe: Endpoint<JSONValue> { Endpoint(service: name, path: "") }
 }
 
 /// A service's name: lowercase ASCII letters, digits and `-`, starting with a letter, at most 32

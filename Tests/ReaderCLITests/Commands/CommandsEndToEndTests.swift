@@ -102,6 +102,21 @@ import TestSupport
         for text in [".SS reader comments", ".SS reader sync", ".SS reader cache prune", ".B --no-color", ".B --wait", "EXIT STATUS"] {
             #expect(manual.stdout.contains(text), "\(text)")
         }
+        // Every variable the services declare, and reader's own, with the files.
+        for variable in ["READER_SWAPI_URL", "READER_REDDIT_URL", "READER_REDDIT_OAUTH_URL", "READER_REDDIT_CLIENT_ID",
+                         "READER_REDDIT_CLIENT_SECRET", "READER_CACHE_PATH", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "NO_COLOR"] {
+            #expect(manual.stdout.contains(".B \(variable)\n"), "\(variable)")
+        }
+        #expect(manual.stdout.contains(".SH FILES\n"))
+        // Prose is filled by man; only a sample kept as it is may be unfilled, and no line of one is long.
+        var unfilled = false
+        for line in manual.stdout.split(separator: "\n") {
+            if line == ".nf" { unfilled = true } else if line == ".fi" { unfilled = false }
+            else if unfilled { #expect(line.count <= 100, "an unfilled line of \(line.count): \(line.prefix(60))…") }
+        }
+        // The values a shell can offer: the shells, and what can be synced.
+        let bash = try reader.run("completions", "bash").stdout
+        #expect(bash.contains(#"-W 'bash'$'\n''zsh'$'\n''fish'"#) && bash.contains(#"-W 'swapi'$'\n''reddit'"#))
         let version = try reader.run("--version")
         #expect(version.status == 0 && version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
     }

@@ -6,6 +6,9 @@ import Testing
 /// The config file's values, the layering of settings, and the post filter, as a library user
 /// gets them.
 @Suite struct ConfigFileTests {
+    /// The built-in services' settings, which the file may set.
+    static let settings = ServiceRegistry.builtIn.settings
+
     @Test func aFullFileReadsIntoCheckedValues() throws {
         let file = try ConfigFile.parse("""
             timeout = "90s"
@@ -24,45 +27,59 @@ import Testing
             hide-words = ["Game of Thrones"]
             [sync]
             swapi = true
-            """, path: "/c.toml", isPrivate: true)
+            """, path: "/c.toml", isPrivate: true, settings: Self.settings)
         #expect(file.timeout == .seconds(90) && file.retries == 0)
         #expect(file.maximumAge == .seconds(300) && file.maximumStale == .seconds(7 * 86_400))
-        #expect(file.color == false && file.syncSWAPI == true)
-        #expect(file.swapiURL?.absoluteString == "http://127.0.0.1:8080/api")
-        #expect(file.redditCredentials == RedditCredentials(clientID: "p-jcoLKBynTLew", clientSecret: "s3cret"))
-        #expect(file.subreddits == ["swift", "rust"] && file.hiddenSubreddits == ["politics"])
+        #expect(file.color == false && file.values["sync.swapi"] == .flag(true))
+        #expect(file.values["swapi.url"] == .url(try #require(URL(string: "http://127.0.0.1:8080/api"))))
+        #expect(file.values["reddit.client-id"] == .text("p-jcoLKBynTLew") && file.values["reddit.client-secret"] == .text("s3cret"))
+        #expect(file.values["reddit.subreddits"] == .list(["swift", "rust"]) && file.values["reddit.hide-subreddits"] == .list(["politics"]))
         #expect(file.lines["reddit.subreddits"] == 12 && file.lines["timeout"] == 1)
+    }
+
+    @Test func aTypoedKeyIsToldTheKeyMeant() {
+        #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.subredits: is not a setting reader knows: did you mean reddit.subreddits?")) {
+            try ConfigFile.parse("[reddit]\nsubredits = [\"swift\"]\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
+        }
+        #expect(throws: ReaderError.invalidConfiguration(
+            "/c.toml:1: colour-scheme: is not a setting reader knows; the settings are timeout, retries, max-age, max-stale, color, "
+                + "swapi.url, sync.swapi, reddit.url, reddit.oauth-url, reddit.client-id, reddit.client-secret, reddit.subreddits, "
+                + "reddit.hide-subreddits, reddit.hide-words")) {
+            try ConfigFile.parse("colour-scheme = 1\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
+        }
     }
 
     @Test func dottedKeysAtTheTopAreFoundWithTheirLine() throws {
         #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.url is not an http or https URL with a host: \"nope\"")) {
-            try ConfigFile.parse("retries = 1\nreddit.url = \"nope\"\n", path: "/c.toml", isPrivate: true)
+            try ConfigFile.parse("retries = 1\nreddit.url = \"nope\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
         }
     }
 
     @Test func aSecretIsRefusedFromAFileOthersCanReadAndNeverShown() {
         #expect(throws: ReaderError.invalidConfiguration(
-            "/c.toml:2: reddit.client-secret: refused: a client secret is accepted only from a file no one else can read: run 'chmod 600 /c.toml', or set READER_REDDIT_CLIENT_SECRET instead")) {
-            try ConfigFile.parse("[reddit]\nclient-secret = \"topsecret\"\nclient-id = \"abc\"\n", path: "/c.toml", isPrivate: false)
+            "/c.toml:2: reddit.client-secret: refused: a secret is accepted only from a file no one else can read: run 'chmod 600 /c.toml', or set READER_REDDIT_CLIENT_SECRET instead")) {
+            try ConfigFile.parse("[reddit]\nclient-secret = \"topsecret\"\nclient-id = \"abc\"\n", path: "/c.toml", isPrivate: false, settings: Self.settings)
         }
         #expect(throws: ReaderError.invalidConfiguration(
             "/c.toml:3: reddit.client-secret: is not a Reddit client secret: it must be 1 to 200 printable ASCII characters, without spaces or ':'")) {
-            try ConfigFile.parse("[reddit]\nclient-id = \"abc\"\nclient-secret = \"top secret\"\n", path: "/c.toml", isPrivate: true)
+            try ConfigFile.parse("[reddit]\nclient-id = \"abc\"\nclient-secret = \"top secret\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
         }
     }
 
     @Test func theEnvironmentWinsOverTheFileAndACredentialIsNeverMadeOfTwoLayers() throws {
-        var settings = ReaderSettings.builtIn
+        var settings = ReaderSettings.builtIn(of: .builtIn)
         var file = ConfigFile(path: "/c.toml")
-        file.redditCredentials = RedditCredentials(clientID: "fileid", clientSecret: "filesecret")
-        file.redditURL = URL(string: "http://file.example")
+        file.values["reddit.client-id"] = .text("fileid")
+        file.values["reddit.client-secret"] = .text("filesecret")
+        file.values["reddit.url"] = .url(try #require(URL(string: "http://file.example")))
         file.retries = 7
         settings.apply(file)
         try settings.apply(environment: ["READER_REDDIT_CLIENT_ID": "envid", "READER_REDDIT_URL": "http://env.example", "NO_COLOR": "1"])
         // The environment's id comes without the file's secret: an installed app.
-        #expect(settings.redditCredentials.value == RedditCredentials(clientID: "envid"))
-        #expect(settings.redditCredentials.source == .environment(variable: "READER_REDDIT_CLIENT_ID"))
-        #expect(settings.redditURL.value.absoluteString == "http://env.example")
+        let reddit = settings.of("reddit")
+        #expect(reddit.text("reddit.client-id") == "envid" && reddit.text("reddit.client-secret") == nil)
+        #expect(reddit.source("reddit.client-id") == .environment(variable: "READER_REDDIT_CLIENT_ID"))
+        #expect(reddit.url("reddit.url").absoluteString == "http://env.example")
         #expect(settings.retries.value == 7 && settings.retries.source == .configFile(path: "/c.toml", line: nil))
         #expect(settings.color.value == false && settings.color.source == .environment(variable: "NO_COLOR"))
         #expect(settings.timeout.value == .seconds(20) && settings.timeout.source == .builtIn)
@@ -87,8 +104,15 @@ import Testing
         #expect(throws: ReaderError.invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: \(rule)")) {
             _ = try RedditCredentials.fromEnvironment(["READER_REDDIT_CLIENT_ID": id])
         }
+        var settings = ReaderSettings.builtIn(of: .builtIn)
+        #expect(throws: ReaderError.invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: \(rule)")) {
+            try settings.apply(environment: ["READER_REDDIT_CLIENT_ID": id])
+        }
+        #expect(throws: ReaderError.invalidConfiguration("READER_REDDIT_CLIENT_SECRET is set but READER_REDDIT_CLIENT_ID is not: set both, or neither")) {
+            try settings.apply(environment: ["READER_REDDIT_CLIENT_SECRET": "s3cret"])
+        }
         #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.client-id: is not a Reddit client id: \(rule)")) {
-            try ConfigFile.parse("[reddit]\nclient-id = \"\(id)\"\n", path: "/c.toml", isPrivate: true)
+            try ConfigFile.parse("[reddit]\nclient-id = \"\(id)\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
         }
     }
 
@@ -103,7 +127,7 @@ import Testing
         // An empty id in the file is refused by the same rule, not taken for a missing one.
         #expect(throws: ReaderError.invalidConfiguration(
             "/c.toml:2: reddit.client-id: is not a Reddit client id: it must be 1 to 100 printable ASCII characters, without spaces or ':'")) {
-            try ConfigFile.parse("[reddit]\nclient-id = \"\"\n", path: "/c.toml", isPrivate: true)
+            try ConfigFile.parse("[reddit]\nclient-id = \"\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
         }
     }
 
@@ -113,7 +137,7 @@ import Testing
     func aControlCharacterInAServiceURLIsRefused(control: UInt32) throws {
         let character = String(Character(try #require(Unicode.Scalar(control))))
         let code = String(format: "U+%04X", control)
-        var settings = ReaderSettings.builtIn
+        var settings = ReaderSettings.builtIn(of: .builtIn)
         #expect(message { () throws(ReaderError) in
             try settings.apply(environment: ["READER_SWAPI_URL": "http://127.0.0.1:8080/a" + character + "pi"])
         }.hasPrefix("READER_SWAPI_URL holds a control character (\(code)), which no URL may hold: \"http://127.0.0.1:8080/a"))
@@ -122,7 +146,7 @@ import Testing
         guard control != 0 else { return }
         #expect(message { () throws(ReaderError) in
             _ = try ConfigFile.parse("[swapi]\nurl = \"http://127.0.0.1:8080/a\\u\(String(format: "%04X", control))pi\"\n",
-                                     path: "/c.toml", isPrivate: true)
+                                     path: "/c.toml", isPrivate: true, settings: Self.settings)
         }.hasPrefix("/c.toml:2: swapi.url holds a control character (\(code)), which no URL may hold"))
     }
 

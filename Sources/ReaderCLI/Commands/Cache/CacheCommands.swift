@@ -70,18 +70,17 @@ extension Reader {
             }
         }
 
-        /// SWAPI and Reddit first, as `reader` has always listed them, then any other service by name.
+        /// The registry's services first, in its order, then any other service by name.
         static func shownOrder(_ names: some Sequence<ServiceName>) -> [ServiceName] {
-            let builtIn = [SWAPIService.name, RedditService.name]
-            return builtIn + Set(names).subtracting(builtIn).sorted()
+            let registered = ServiceRegistry.current.names
+            return registered + Set(names).subtracting(registered).sorted()
         }
 
         struct Clear: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
             static let examples = ["reader cache clear", "reader cache clear --api reddit"]
 
-            @Option(help: ArgumentHelp("Only the entries of this service: swapi, reddit, or any other whose entries the cache holds.",
-                                       valueName: "name"))
+            @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
             var api: ServiceName?
 
             @OptionGroup var output: OutputOptions
@@ -103,8 +102,7 @@ extension Reader {
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
 
-            @Option(help: ArgumentHelp("Only the entries of this service: swapi, reddit, or any other whose entries the cache holds.",
-                                       valueName: "name"))
+            @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
             var api: ServiceName?
 
             @OptionGroup var output: OutputOptions
@@ -149,6 +147,12 @@ extension Reader {
 /// What the cache commands share: a client on the resolved cache, shut down once the command is
 /// done (``CommandRunner/using(_:_:)``), and its notices shown.
 enum CacheCommand {
+    /// `--api`'s help: the registry's services, or any other the cache holds.
+    static var serviceHelp: ArgumentHelp {
+        ArgumentHelp("Only the entries of this service: \(ServiceRegistry.current.names.map(\.rawValue).joined(separator: ", ")), "
+                     + "or any other whose entries the cache holds.", valueName: "name")
+    }
+
     static func withClient<T: Sendable>(_ cacheFile: CacheFileOptions, _ options: OutputOptions,
                                         _ body: (ReaderClient) async throws(ReaderError) -> T) async throws(ReaderError) -> T {
         let path = try cacheFile.resolve(environment: ProcessEnvironment.current)

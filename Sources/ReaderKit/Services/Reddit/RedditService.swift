@@ -84,6 +84,9 @@ public struct RedditService: Service {
         }
     }
 
+    /// One post of the front page.
+    public var probe: Endpoint<JSONValue> { Reddit.probe }
+
     public var authenticator: (any Authenticator)? {
         guard let credentials, let origin = Origin(oauthBaseURL) else { return nil }
         return RedditAuthenticator(credentials: credentials, origin: origin, publicBaseURL: publicBaseURL)

@@ -60,10 +60,10 @@ extension Reader {
         func run() async throws {
             let now = Date()
             let settings = try options.settings()
-            let defaults = settings.subreddits.value
+            let defaults = settings.of(RedditService.name).list("reddit.subreddits")
             // Posts of a subreddit asked for by name (here or as the config's default) are never hidden by subreddit.
             let requested = Set((subreddit?.split(separator: "+").map(String.init) ?? (user == nil ? defaults : [])))
-            let filter = settings.postFilter
+            let filter = RedditPlugin.postFilter(settings.of(RedditService.name))
             let progress = ProgressLine("reading \(pages) pages", enabled: pages > 1 && isatty(STDERR_FILENO) == 1)
             let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
                 defer { progress.finish() }

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+
+/// The services `reader` offers, in the order it lists them. A built-in service is a folder
+/// under `Services/` and one line in ``builtIn``.
+public struct ServiceRegistry: Sendable {
+    /// SWAPI and Reddit.
+    public static let builtIn = ServiceRegistry([
+        SWAPIPlugin(),
+        RedditPlugin(),
+    ])
+
+    /// The services this process offers: ``builtIn`` unless the program that embeds `reader`
+    /// chose others (``ReaderCommandLine/prepareProcess(services:)``) before anything was parsed.
+    /// Set once, on the main thread, before any other thread or task starts.
+    public internal(set) nonisolated(unsafe) static var current = builtIn
+
+    public let plugins: [any ServicePlugin]
+
+    /// The registry of `plugins`, in that order; a later service of an earlier one's name is left out.
+    public init(_ plugins: [any ServicePlugin]) {
+        var seen: Set<ServiceName> = []
+        self.plugins = plugins.filter { seen.insert($0.name).inserted }
+    }
+
+    /// This registry and `plugin` after it.
+    public func adding(_ plugin: any ServicePlugin) -> ServiceRegistry {
+        ServiceRegistry(plugins + [plugin])
+    }
+
+    /// The service named `name`.
+    public subscript(name: ServiceName) -> (any ServicePlugin)? {
+        plugins.first { $0.name == name }
+    }
+
+    /// The services' names, in order.
+    public var names: [ServiceName] { plugins.map(\.name) }
+
+    /// Every setting of every service, in order.
+    var settings: [ServiceSetting] { plugins.flatMap(\.settings) }
+
+    /// Every command of every service, in order.
+    var commands: [any ParsableCommand.Type] { plugins.flatMap(\.commands) }
+
+    /// The environment variables that say where the services are.
+    var addressVariables: [String] {
+        settings.compactMap { setting in
+            guard case .url = setting.kind else { return nil }
+            return setting.variable
+        }
+    }
+}
