@@ -98,9 +98,24 @@ let package = Package(
             ],
             path: "Examples/OpenLibrary/Sources/openlibrary"
         ),
+        // The same service as a plug-in of `reader`, and `reader` with it registered: the test
+        // that a service is a folder and one line.
+        .target(
+            name: "ReaderOpenLibrary",
+            dependencies: [
+                "OpenLibraryKit", "ReaderCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/OpenLibrary/Sources/ReaderOpenLibrary"
+        ),
+        .executableTarget(
+            name: "reader-openlibrary",
+            dependencies: ["ReaderOpenLibrary", "ReaderCLI"],
+            path: "Examples/OpenLibrary/Sources/reader-openlibrary"
+        ),
         .testTarget(
             name: "OpenLibraryTests",
-            dependencies: ["OpenLibraryKit", "openlibrary", "ReaderKit", "TestSupport"],
+            dependencies: ["OpenLibraryKit", "openlibrary", "reader-openlibrary", "ReaderKit", "TestSupport"],
             path: "Examples/OpenLibrary/Tests/OpenLibraryTests"
         ),
         .testTarget(

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-/// The options every fetching command takes.
-typealias GlobalOptions = FetchOptions<OfflineFlag>
+/// The options every fetching command takes: a service's command declares them as
+/// `@OptionGroup var options: GlobalOptions`, and shows what it loads with ``show(_:render:)``.
+public typealias GlobalOptions = FetchOptions<OfflineFlag>
 
 /// The options of a fetching command, with `--offline` or without it (`reader sync`).
 ///
@@ -15,7 +16,9 @@ typealias GlobalOptions = FetchOptions<OfflineFlag>
 /// a cached read's parse took 5 million fewer instructions (28.5 → 23.4 M, counted by callgrind),
 /// and 1.6 million fewer again without the group for `--offline`.
 /// Their help texts and what they mean are shared (``OutputChoice``, ``SettingChoice``).
-struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
+public struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
+    public init() {}
+
     @Flag(help: Offline.help)
     var offline = false
 
@@ -65,7 +68,7 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
     /// The style for stdout.
     var style: Style { Style.forDescriptor(STDOUT_FILENO, noColor: output.colourOff) }
 
-    func validate() throws {
+    public func validate() throws {
         // In the order of their groups, when they were groups: --offline's, then the settings'.
         if offline, let refusal = Offline.refusal { throw ValidationError(refusal) }
         try settingChoice.validate()
@@ -101,5 +104,14 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
         return ReaderClient.Configuration(
             services: try settings.services(), cachePath: cachePath, timeout: settings.timeout.value, retryPolicy: retryPolicy,
             freshness: freshness, cacheSizeLimit: cacheSize.bytes)
+    }
+}
+
+extension FetchOptions where Offline == OfflineFlag {
+    /// Loads `endpoint` as every `reader` command does (the settings, the cache, `--offline`,
+    /// the notices) and writes it: with `--json` as `{"item": …, "meta": …}`, else the text
+    /// `render` makes of it. A failure is thrown for `reader` to show with its code.
+    public func show<Value>(_ endpoint: Endpoint<Value>, render: (Value) -> String) async throws {
+        try await CommandRunner.run(endpoint, options: self, jsonItem: { $0 }, render: { (render($0), nil) })
     }
 }

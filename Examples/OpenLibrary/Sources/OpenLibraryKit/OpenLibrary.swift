@@ -99,6 +99,13 @@ public struct OpenLibrary: Service {
     /// `{"error": "bad_data", "message": "…"}`. The error word is the reason; the message is the
     /// body's, or the key that was not found; the status claimed is the one Infobase gives that
     /// word (404 for `notfound`). Nil for any other body, such as an HTML error page.
+    /// One result of a search: its root answers with a web page, not JSON.
+    public var probe: Endpoint<JSONValue> {
+        Endpoint(service: name, path: "search", query: [URLQueryItem(name: "q", value: "tolkien"),
+                                                         URLQueryItem(name: "limit", value: "1"),
+                                                         URLQueryItem(name: "fields", value: "key")])
+    }
+
     public func errorBody(in body: Data, status: Int) -> APIErrorBody? {
         guard !body.isEmpty, body.count <= APIErrorBody.maximumBodySize,
               let wire = try? JSONDecoder().decode(InfobaseError.self, from: body) else { return nil }

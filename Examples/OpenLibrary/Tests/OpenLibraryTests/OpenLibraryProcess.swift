@@ -15,14 +15,17 @@ struct OpenLibraryProcess {
         }
     }
 
-    /// The executable beside the test bundle in the build folder.
-    static let executable: URL = {
+    /// The executable `name` beside the test bundle in the build folder.
+    static func executable(_ name: String) -> URL {
         var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("openlibrary").path), folder.path != "/" {
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path), folder.path != "/" {
             folder = folder.deletingLastPathComponent()
         }
-        return folder.appendingPathComponent("openlibrary")
-    }()
+        return folder.appendingPathComponent(name)
+    }
+
+    /// The program run: `openlibrary`, or `reader-openlibrary` (`reader` with Open Library registered).
+    var program = "openlibrary"
 
     /// A private folder for this test's cache and output.
     let folder: URL
@@ -54,7 +57,7 @@ struct OpenLibraryProcess {
 
     func run(_ arguments: [String]) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = Self.executable(program)
         process.arguments = arguments
         process.environment = environment
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
