@@ -7,8 +7,7 @@ import ReaderKit
 ///
 /// Why: before it looks at the arguments, ArgumentParser parses them as two hidden commands of its
 /// own, building their argument sets by reflection; on a cold process that is most of the cost of
-/// `reader --version` (10.6 of its 15.5 million instructions, counted by callgrind; in a command
-/// that parses options, most of those first-time costs move into its own parse). Its one
+/// `reader --version` (BENCHMARKS.md, "Start-up"). Its one
 /// documented way to skip the check is a root command with a
 /// "super-command" name, which only the help and the man page otherwise show. So the name is set
 /// for the parse alone, only when no argument could ask for a script, and is gone again before

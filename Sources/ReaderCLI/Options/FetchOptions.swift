@@ -10,12 +10,9 @@ public typealias GlobalOptions = FetchOptions<OfflineFlag>
 ///
 /// `--offline` and the output, setting and cache-file options are declared here, in the order
 /// their groups held, rather than as option groups (``OutputOptions``, ``SettingOptions``,
-/// ``CacheFileOptions``, and one for `--offline`):
-/// swift-argument-parser reflects over each group type at every parse, and each one's first
-/// questions to the Swift runtime cost a scan of every conformance record in the binary. Flat,
-/// a cached read's parse took 5 million fewer instructions (28.5 → 23.4 M, counted by callgrind),
-/// and 1.6 million fewer again without the group for `--offline`.
-/// Their help texts and what they mean are shared (``OutputChoice``, ``SettingChoice``).
+/// ``CacheFileOptions``): swift-argument-parser reflects over each group type at every parse,
+/// which is most of a cached read's start-up (BENCHMARKS.md, "Missed: cached read"). Their help
+/// texts and what they mean are shared (``OutputChoice``, ``SettingChoice``).
 public struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
     public init() {}
 
