@@ -43,6 +43,12 @@ public struct ServiceRegistry: Sendable {
     /// Every command of every service, in order.
     var commands: [any ParsableCommand.Type] { plugins.flatMap(\.commands) }
 
+    /// Every service at its default settings: what the cache commands know of them is their names.
+    var servicesAtTheirDefaults: ServiceConfiguration {
+        let defaults = ReaderSettings.builtIn(of: self)
+        return ServiceConfiguration(plugins.compactMap { try? $0.service(from: defaults.of($0.name)) })
+    }
+
     /// The environment variables that say where the services are.
     var addressVariables: [String] {
         settings.compactMap { setting in

@@ -3,7 +3,7 @@ import Foundation
 /// What `reader cache stats` shows: what the cache holds per API, and how it has served.
 public struct CacheStatistics: Sendable, Equatable, Encodable {
     /// One API's share of the cache.
-    public struct APIStatistics: Sendable, Equatable, Encodable {
+    public struct ServiceStatistics: Sendable, Equatable, Encodable {
         public var entries = 0
         /// The stored bodies' total size, which the size limit bounds.
         public var bytes = 0
@@ -50,7 +50,7 @@ public struct CacheStatistics: Sendable, Equatable, Encodable {
     public var createdAt: Date?
     /// Each service's share: the services with entries or counts in the file, and those the
     /// client has registered (at zero when unused), so that a script can index without checking.
-    public var services: [ServiceName: APIStatistics] = [:]
+    public var services: [ServiceName: ServiceStatistics] = [:]
 
     public init(path: String, createdAt: Date? = nil) {
         self.path = path
@@ -58,8 +58,8 @@ public struct CacheStatistics: Sendable, Equatable, Encodable {
     }
 
     /// The sums over every service.
-    public var total: APIStatistics {
-        services.values.reduce(into: APIStatistics()) { total, api in
+    public var total: ServiceStatistics {
+        services.values.reduce(into: ServiceStatistics()) { total, api in
             total.entries += api.entries
             total.bytes += api.bytes
             total.hits += api.hits

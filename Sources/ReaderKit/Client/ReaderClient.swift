@@ -135,7 +135,7 @@ public final class ReaderClient: Sendable {
     public func cacheStatistics() async throws(ReaderError) -> CacheStatistics {
         var statistics = try await cache.manage(ifMissing: { CacheStatistics(path: $0) }) { (cache) async throws(CacheFailure) in try await cache.statistics() }
         // Every registered service appears, used or not, so that a script can index without checking.
-        for name in configuration.services.names where statistics.services[name] == nil { statistics.services[name] = CacheStatistics.APIStatistics() }
+        for name in configuration.services.names where statistics.services[name] == nil { statistics.services[name] = CacheStatistics.ServiceStatistics() }
         return statistics
     }
 

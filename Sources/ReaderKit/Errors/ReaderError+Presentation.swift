@@ -132,7 +132,7 @@ extension ReaderError {
             case .damagedEntry: return "a cached copy is damaged: \(TerminalText.sanitise(failure.detail, maxLength: 200))"
             }
         case .rateLimited(let failure):
-            return "\(TerminalText.sanitise(failure.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
+            return "\(TerminalText.sanitise(failure.origin, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
         case .authentication(let failure):
             return "\(failure.refusedBy) refused reader's app credentials (the token endpoint answered \(failure.status)"
                 // Cut here, not where it was read: the whole text is redacted first.

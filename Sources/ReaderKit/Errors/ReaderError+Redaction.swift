@@ -53,7 +53,7 @@ extension ReaderError {
             failure.detail = clean(failure.detail)
             return .cache(failure)
         case .rateLimited(var failure):
-            failure.host = clean(failure.host)
+            failure.origin = clean(failure.origin)
             return .rateLimited(failure)
         case .authentication(var failure):
             failure.serverError = clean(failure.serverError)

@@ -309,13 +309,14 @@ public struct OutputFailure: Sendable, Equatable {
 /// A request not sent because the API's rate limit is used up until later than reader may wait.
 public struct RateLimitFailure: Sendable, Equatable {
     public var service: ServiceName
-    public var host: String
-    /// When the API's window resets.
+    /// The origin whose limit is used up, as ``Origin`` writes it (`https://oauth.reddit.com`).
+    public var origin: String
+    /// When the service's window resets.
     public var resetAt: Date
 
-    public init(service: ServiceName, host: String, resetAt: Date) {
+    public init(service: ServiceName, origin: String, resetAt: Date) {
         self.service = service
-        self.host = host
+        self.origin = origin
         self.resetAt = resetAt
     }
 }

@@ -30,7 +30,7 @@ import GRDB
         let headers = response.headers
         let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-        _ = RateLimitState(host: "www.reddit.com", service: RedditService.name, announcement: RedditService().rateLimit(in: headers), now: now,
+        _ = RateLimitState(origin: "www.reddit.com", service: RedditService.name, announcement: RedditService().rateLimit(in: headers), now: now,
                            window: RedditService().rateLimitWindow)?
             .waitBeforeNextRequest(at: now, window: RedditService().rateLimitWindow)
         _ = FreshnessPolicy.mayStore(cacheControl: headers["Cache-Control"])

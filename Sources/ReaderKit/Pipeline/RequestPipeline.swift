@@ -86,7 +86,7 @@ struct RequestPipeline: Sendable {
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
-            if let announced = RateLimitState(host: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now(),
+            if let announced = RateLimitState(origin: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now(),
                                                window: service.rateLimitWindow) {
                 await rateLimits.remember(announced)
             }

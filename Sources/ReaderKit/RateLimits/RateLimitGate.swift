@@ -38,17 +38,17 @@ actor RateLimitGate {
         let delay = Duration.clamping(seconds: wait)
         let resetAt = now().addingTimeInterval(wait)
         guard delay <= maximumWait, delay < ContinuousClock.now.duration(to: deadline) else {
-            throw .rateLimited(RateLimitFailure(service: service, host: host, resetAt: resetAt))
+            throw .rateLimited(RateLimitFailure(service: service, origin: host, resetAt: resetAt))
         }
         await notices.post(Notice(kind: .rateLimit, code: ErrorCode(.request, 1003), message:
             "\(TerminalText.sanitise(host, maxLength: 253))'s rate limit was used up; waited \(RelativeAge.describe(seconds: OutsideNumbers.wholeSeconds(wait.rounded(.up)))) for it to reset"))
-        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(service: service, host: host, resetAt: resetAt)) }
+        do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(service: service, origin: host, resetAt: resetAt)) }
         known[key] = .some(nil)
     }
 
     /// Keeps the rate limit a response announced, for this client and for the next run.
     func remember(_ state: RateLimitState) async {
-        known[state.service.rawValue + " " + state.host] = .some(state)
+        known[state.service.rawValue + " " + state.origin] = .some(state)
         await cache.storeRateLimit(state)
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 /// Kept in the cache file so that a script running `reader` in a loop does not spend a limit
 /// that an earlier run already used up: when nothing remains, the next request to that host waits
 /// for the reset if that is within `--max-wait`, and otherwise is not sent at all. A lock-out is
-/// per origin and API (Reddit's OAuth host and its public one count apart, and a gateway that
+/// per origin and service (Reddit's OAuth host and its public one count apart, and a gateway that
 /// serves two APIs locks out only the one that was limited), never longer than the service's
 /// ``Service/rateLimitWindow``, and `reader cache clear` forgets it.
 public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
@@ -14,7 +14,7 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
 
     /// The origin whose limit this is, as ``Origin`` writes it (`https://oauth.reddit.com`,
     /// `http://127.0.0.1:8080`).
-    public var host: String
+    public var origin: String
     /// The service whose limit this is.
     public var service: ServiceName
     /// Requests left in the current window.
@@ -24,25 +24,26 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// When the server said so.
     public var observedAt: Date
 
-    /// The column keeps its first name, `api`: files written before services were named keep their rows.
+    /// The columns keep their first names, `host` and `api`: files written before origins and
+    /// services were named so keep their rows.
     enum CodingKeys: String, CodingKey {
-        case host, service = "api", remaining, resetAt, observedAt
+        case origin = "host", service = "api", remaining, resetAt, observedAt
     }
 
-    public init(host: String, service: ServiceName, remaining: Double, resetAt: Date, observedAt: Date) {
-        self.host = host.lowercased()
+    public init(origin: String, service: ServiceName, remaining: Double, resetAt: Date, observedAt: Date) {
+        self.origin = origin.lowercased()
         self.service = service
         self.remaining = remaining
         self.resetAt = resetAt
         self.observedAt = observedAt
     }
 
-    /// What `announcement` says of `service` at `host` (an origin), received at `now`; nil when
+    /// What `announcement` says of `service` at `origin`, received at `now`; nil when
     /// there is none. A reset further away than `window` (the service's
     /// ``Service/rateLimitWindow``) is read as that: a server's mistake.
-    public init?(host: String, service: ServiceName, announcement: RateLimitAnnouncement?, now: Date, window: Duration) {
+    public init?(origin: String, service: ServiceName, announcement: RateLimitAnnouncement?, now: Date, window: Duration) {
         guard let announcement, OutsideNumbers.isPlausible(now) else { return nil }
-        self.init(host: host, service: service, remaining: announcement.remaining,
+        self.init(origin: origin, service: service, remaining: announcement.remaining,
                   resetAt: now.addingTimeInterval(min(announcement.secondsUntilReset, window.inSeconds)), observedAt: now)
     }
 
@@ -65,7 +66,7 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     /// Whether a row read back from the cache file can be right: instants a calendar can show and
     /// a count that is a number. Anything else is ignored as if it were not there.
     var isPlausible: Bool {
-        remaining.isFinite && OutsideNumbers.isPlausible(resetAt) && OutsideNumbers.isPlausible(observedAt) && !host.isEmpty
+        remaining.isFinite && OutsideNumbers.isPlausible(resetAt) && OutsideNumbers.isPlausible(observedAt) && !origin.isEmpty
     }
 
     /// When the lock-out ends, as it is enforced at `now`: the stored reset, but never further than

@@ -56,7 +56,7 @@ import Testing
             (.cache(CacheFailure(.unavailable, path: "p", detail: "")),
              "the cache path must name a regular file this user can read (or a place where one can be made); use --cache-path for another file"),
             (.cache(CacheFailure(.corrupt, path: "p", detail: "")), "run with --cache-path to use another file"),
-            (.rateLimited(RateLimitFailure(service: "reddit", host: "h", resetAt: Date(timeIntervalSince1970: 0))),
+            (.rateLimited(RateLimitFailure(service: "reddit", origin: "h", resetAt: Date(timeIntervalSince1970: 0))),
              "try again after the reset, or allow a longer wait with --max-wait"),
             (.authentication(AuthenticationFailure(status: 401, serverError: nil, installedApp: true)),
              "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"),

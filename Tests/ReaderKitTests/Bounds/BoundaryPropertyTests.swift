@@ -54,7 +54,7 @@ import Testing
     @Test func aRateLimitNeverLocksOutForMoreThanTenMinutes() async {
         await propertyCheck(count: 2000, input: Self.numberText, Self.numberText) { remaining, reset in
             let headers: HeaderFields = ["X-Ratelimit-Remaining": remaining, "X-Ratelimit-Reset": reset]
-            if let wait = RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(headers), now: Self.now,
+            if let wait = RateLimitState(origin: "www.reddit.com", service: "reddit", announcement: .xRatelimit(headers), now: Self.now,
                                           window: RedditService().rateLimitWindow)?
                 .waitBeforeNextRequest(at: Self.now, window: RedditService().rateLimitWindow) {
                 #expect(wait > 0 && wait <= 600, "\(remaining), \(reset) → \(wait)")
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aStoredRateLimitNeverLocksOutForMoreThanTenMinutesWhateverItsDates() async {
         await propertyCheck(count: 2000, input: Self.anyDouble, Self.anyDouble) { resetAt, remaining in
-            let state = RateLimitState(host: "h", service: "reddit", remaining: remaining,
+            let state = RateLimitState(origin: "h", service: "reddit", remaining: remaining,
                                        resetAt: Date(timeIntervalSince1970: resetAt), observedAt: Self.now)
             if let wait = state.waitBeforeNextRequest(at: Self.now, window: RedditService().rateLimitWindow) { #expect(wait > 0 && wait <= 600) }
             _ = state.lockedOutUntil(at: Self.now, window: .seconds(600)).map { RelativeAge.describe(moment: $0, from: Self.now) }

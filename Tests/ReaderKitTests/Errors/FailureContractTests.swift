@@ -29,7 +29,7 @@ import ReaderKit
         return [
             "R1001": .invalidArgument("--page must be a whole number"),
             "R1002": .invalidConfiguration("READER_SWAPI_URL is not an http or https URL"),
-            "R1003": .rateLimited(RateLimitFailure(service: "reddit", host: "www.reddit.com", resetAt: Date(timeIntervalSince1970: 1_790_000_600))),
+            "R1003": .rateLimited(RateLimitFailure(service: "reddit", origin: "www.reddit.com", resetAt: Date(timeIntervalSince1970: 1_790_000_600))),
             "R1004": .authentication(AuthenticationFailure(status: 401, serverError: "invalid_grant", installedApp: false)),
             "T1000": transport(.unknown),
             "T1001": transport(.timedOut),

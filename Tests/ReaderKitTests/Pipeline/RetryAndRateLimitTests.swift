@@ -135,18 +135,18 @@ import TestSupport
     @Test func rateLimitHeadersParse() {
         let now = Date(timeIntervalSince1970: 0)
         let reddit = RedditService().rateLimitWindow
-        let state = RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "0.0", "x-ratelimit-reset": "42"]), now: now, window: reddit)
+        let state = RateLimitState(origin: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "0.0", "x-ratelimit-reset": "42"]), now: now, window: reddit)
         #expect(state?.waitBeforeNextRequest(at: now, window: reddit) == 42)
-        #expect(RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "996.0", "x-ratelimit-reset": "11"]), now: now, window: reddit)?
+        #expect(RateLimitState(origin: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "996.0", "x-ratelimit-reset": "11"]), now: now, window: reddit)?
             .waitBeforeNextRequest(at: now, window: reddit) == nil)
-        #expect(RateLimitState(host: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "lots"]), now: now, window: reddit) == nil)
+        #expect(RateLimitState(origin: "www.reddit.com", service: "reddit", announcement: .xRatelimit(["x-ratelimit-remaining": "lots"]), now: now, window: reddit) == nil)
         // A reset announced days away is read as the service's window: Reddit's ten minutes, or
         // an hour for a service that names none.
         let farAway = RateLimitAnnouncement.xRatelimit(["x-ratelimit-remaining": "0", "x-ratelimit-reset": "999999"])
-        #expect(RateLimitState(host: "h", service: "reddit", announcement: farAway, now: now, window: reddit)?
+        #expect(RateLimitState(origin: "h", service: "reddit", announcement: farAway, now: now, window: reddit)?
             .waitBeforeNextRequest(at: now, window: reddit) == 600)
         let plain = SWAPIService().rateLimitWindow
-        #expect(RateLimitState(host: "h", service: "swapi", announcement: farAway, now: now, window: plain)?
+        #expect(RateLimitState(origin: "h", service: "swapi", announcement: farAway, now: now, window: plain)?
             .waitBeforeNextRequest(at: now, window: plain) == 3600)
         #expect(ResponseValidator.retryAfterSeconds("Sunday, 06-Nov-94 08:49:37 GMT", now: Date(timeIntervalSince1970: 784_111_717)) == 60)
         #expect(ResponseValidator.retryAfterSeconds("Sun Nov  6 08:49:37 1994", now: Date(timeIntervalSince1970: 784_111_717)) == 60)

@@ -16,7 +16,7 @@ extension Reader {
             defaultSubcommand: Stats.self)
 
         static let examples = ["reader cache", "reader cache stats --json", "reader cache prune --older-than 7d",
-                               "reader cache clear --api reddit", "reader cache path"]
+                               "reader cache clear --service reddit", "reader cache path"]
 
         // The subcommands' options, taken before the subcommand's name too
         // (`reader cache --cache-path P path`): ArgumentParser hands a subcommand the option group
@@ -50,7 +50,7 @@ extension Reader {
                 func age(_ date: Date?) -> String {
                     date.map { RelativeAge.describe(from: $0, to: now) + " ago" } ?? "-"
                 }
-                func row(_ name: String, _ api: CacheStatistics.APIStatistics) -> [String] {
+                func row(_ name: String, _ api: CacheStatistics.ServiceStatistics) -> [String] {
                     [name, String(api.entries), ByteCount.describe(api.bytes), age(api.oldest), age(api.newest),
                      String(api.hits), String(api.revalidations), String(api.misses),
                      api.hitRatio.map { String(format: "%.0f%%", $0 * 100) } ?? "-"]
@@ -78,9 +78,13 @@ extension Reader {
 
         struct Clear: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
-            static let examples = ["reader cache clear", "reader cache clear --api reddit"]
+            static let examples = ["reader cache clear", "reader cache clear --service reddit"]
 
             @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
+            var service: ServiceName?
+
+            /// `--service`'s first name, still read for the scripts that use it; not shown.
+            @Option(name: .customLong("api"), help: .hidden)
             var api: ServiceName?
 
             @OptionGroup var output: OutputOptions
@@ -88,8 +92,9 @@ extension Reader {
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
-                    try await CacheCommand.requireKnown(api, client)
-                    return try await client.clearCache(service: api)
+                    let (name, flag) = CacheCommand.chosen(service, api)
+                    try await CacheCommand.requireKnown(name, flag: flag, client)
+                    return try await client.clearCache(service: name)
                 }
                 try CacheCommand.report(removal, output: output)
             }
@@ -97,12 +102,16 @@ extension Reader {
 
         struct Prune: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete entries fetched longer ago than --older-than.")
-            static let examples = ["reader cache prune", "reader cache prune --older-than 12h --api swapi"]
+            static let examples = ["reader cache prune", "reader cache prune --older-than 12h --service swapi"]
 
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
 
             @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
+            var service: ServiceName?
+
+            /// `--service`'s first name, still read for the scripts that use it; not shown.
+            @Option(name: .customLong("api"), help: .hidden)
             var api: ServiceName?
 
             @OptionGroup var output: OutputOptions
@@ -116,8 +125,9 @@ extension Reader {
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
-                    try await CacheCommand.requireKnown(api, client)
-                    return try await client.pruneCache(olderThan: olderThan.duration, service: api)
+                    let (name, flag) = CacheCommand.chosen(service, api)
+                    try await CacheCommand.requireKnown(name, flag: flag, client)
+                    return try await client.pruneCache(olderThan: olderThan.duration, service: name)
                 }
                 try CacheCommand.report(removal, output: output)
             }
@@ -147,7 +157,7 @@ extension Reader {
 /// What the cache commands share: a client on the resolved cache, shut down once the command is
 /// done (``CommandRunner/using(_:_:)``), and its notices shown.
 enum CacheCommand {
-    /// `--api`'s help: the registry's services, or any other the cache holds.
+    /// `--service`'s help: the registry's services, or any other the cache holds.
     static var serviceHelp: ArgumentHelp {
         ArgumentHelp("Only the entries of this service: \(ServiceRegistry.current.names.map(\.rawValue).joined(separator: ", ")), "
                      + "or any other whose entries the cache holds.", valueName: "name")
@@ -156,7 +166,7 @@ enum CacheCommand {
     static func withClient<T: Sendable>(_ cacheFile: CacheFileOptions, _ options: OutputOptions,
                                         _ body: (ReaderClient) async throws(ReaderError) -> T) async throws(ReaderError) -> T {
         let path = try cacheFile.resolve(environment: ProcessEnvironment.current)
-        let client = ReaderClient(configuration: .init(cachePath: path))
+        let client = ReaderClient(configuration: .init(services: ServiceRegistry.current.servicesAtTheirDefaults, cachePath: path))
         let output = options.makeOutput()
         let result = await CommandRunner.using(client, body)
         var notices = await client.notices.drain()
@@ -167,14 +177,19 @@ enum CacheCommand {
         return try result.get()
     }
 
-    /// `--api NAME` takes a service `reader` reads or one whose entries the cache holds (an
+    /// The service `--service` names, or else `--api`, its first name, with the flag given.
+    static func chosen(_ service: ServiceName?, _ api: ServiceName?) -> (ServiceName?, String) {
+        service.map { ($0, "--service") } ?? (api, "--api")
+    }
+
+    /// `--service NAME` takes a service `reader` reads or one whose entries the cache holds (an
     /// earlier program's); any other name is a mistake, said before anything is removed.
-    static func requireKnown(_ name: ServiceName?, _ client: ReaderClient) async throws(ReaderError) {
+    static func requireKnown(_ name: ServiceName?, flag: String, _ client: ReaderClient) async throws(ReaderError) {
         guard let name else { return }
         let statistics = try await client.cacheStatistics()
         guard statistics.services[name] == nil else { return }
         let known = Reader.Cache.shownOrder(statistics.services.keys).map(\.rawValue).joined(separator: ", ")
-        throw .invalidArgument("--api \(name): no service of that name is read or has entries in the cache (known: \(known))")
+        throw .invalidArgument("\(flag) \(name): no service of that name is read or has entries in the cache (known: \(known))")
     }
 
     static func report(_ removal: CacheRemoval, output options: OutputOptions) throws(ReaderError) {

@@ -40,13 +40,15 @@ import TestSupport
         #expect(try reader.run("posts", "python").status == 0)
 
         #expect(try reader.run("cache", "prune", "--older-than", "1h", "--json").json?["entries"] as? Int == 0)
-        let cleared = try reader.run("cache", "clear", "--api", "reddit")
+        let cleared = try reader.run("cache", "clear", "--service", "reddit")
         #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"))
         #expect(try reader.run("posts", "python", "--offline").status == 69)
         #expect(try reader.run("films", "--offline").status == 0, "the other API's entries stay")
         #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
         #expect(try reader.run("films", "--offline").status == 69)
         #expect(try reader.run("cache", "clear", "--api", "gopher").status == 64, "arguments are validated")
+        let unknown = try reader.run("cache", "clear", "--service", "gopher")
+        #expect(unknown.status == 64 && unknown.stderr.contains("--service gopher: no service of that name"), "\(unknown.stderr)")
         await server.shutdown()
     }
 
