@@ -88,7 +88,8 @@ struct Reader: AsyncParsableCommand, HelpExamples {
             }
             try StandardOutput.flushStandardIO()
         } catch let failure as LoadFailure {
-            end(with: failure.error, decision: failure.decision, advice: failure.advice, output: output)
+            let advice = (parsed.command as? any AdvisingOnFailure)?.advice(for: failure) ?? failure.advice
+            end(with: failure.error, decision: failure.decision, advice: advice, output: output)
         } catch let error as ReaderError {
             end(with: error, decision: .alert, output: output)
         } catch {
