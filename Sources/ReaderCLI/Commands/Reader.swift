@@ -42,17 +42,19 @@ struct Reader: AsyncParsableCommand, HelpExamples {
     /// `ReaderMain` calls it (``ReaderCommandLine/parse()``).
     static func parse() -> ReaderCommandLine.Parsed {
         // Known before parsing, so that even a parse error is rendered as asked.
-        let arguments = CommandLine.arguments.dropFirst()
+        let given = Array(CommandLine.arguments.dropFirst())
+        // `reader --offline films` is `reader films --offline`.
+        let arguments = given.first?.hasPrefix("-") == true ? LeadingOptions.movedAfterCommand(in: given) ?? given : given
         var output = Output(json: arguments.contains("--json"))
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
         // The config file's `color = false` too, for the errors of the parse and of the run alike.
         output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color") || OutputChoice.settingsTurnColourOff)
         let mayAskForScript = arguments.contains(where: CompletionScriptCheck.mayAskForScript)
         var parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(unless: mayAskForScript) {
-            Result { try parseAsRoot() }
+            Result { try parseAsRoot(arguments) }
         }
         // A negative number the parser took for an option: parsed again as the value it is, once for each.
-        var meant = Array(arguments)
+        var meant = arguments
         for _ in arguments {
             guard case .failure(let error) = parsed,
                   let rewritten = NegativeNumber.asValue(in: meant, refusedWith: message(for: error)) else { break }
@@ -66,7 +68,7 @@ struct Reader: AsyncParsableCommand, HelpExamples {
             // Help is requested by mistake as often as on purpose: keep the usage with the error.
             // The message quotes the argument, which may be anything: a megabyte, escape sequences.
             let usage = usageString(for: error)
-            let text = commandSuggestion(for: message(for: error), arguments: Array(arguments)) ?? message(for: error)
+            let text = commandSuggestion(for: message(for: error), arguments: arguments) ?? message(for: error)
             output.error(.invalidArgument(Wording(shortened(TerminalText.sanitise(text, maxLength: Int.max)))),
                          decision: .alert,
                          usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
@@ -86,7 +88,8 @@ struct Reader: AsyncParsableCommand, HelpExamples {
             }
             try StandardOutput.flushStandardIO()
         } catch let failure as LoadFailure {
-            end(with: failure.error, decision: failure.decision, advice: failure.advice, output: output)
+            let advice = (parsed.command as? any AdvisingOnFailure)?.advice(for: failure) ?? failure.advice
+            end(with: failure.error, decision: failure.decision, advice: advice, output: output)
         } catch let error as ReaderError {
             end(with: error, decision: .alert, output: output)
         } catch {

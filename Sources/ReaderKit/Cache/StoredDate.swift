@@ -61,7 +61,7 @@ enum StoredDate {
 
     /// As ``date(_:)``, for the text itself.
     static func date(_ text: String) -> Date? {
-        var utf8 = text.utf8
+        let utf8 = text.utf8
         return utf8.withContiguousStorageIfAvailable { bytes -> Date? in
             guard bytes.count == 23 else { return nil }
             func number(_ offset: Int, _ digits: Int) -> Int? {

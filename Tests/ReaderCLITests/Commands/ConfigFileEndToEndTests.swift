@@ -318,4 +318,27 @@ import TestSupport
             #expect(!plain.stderr.contains("\u{1B}"))
         }
     }
+
+    /// With `subreddits` in the file, plain `reader posts` reads them, not the front page: a
+    /// subreddit Reddit does not know is hinted at as the file's, and a name given on the
+    /// command line is told what reading without one does.
+    @Test func aSubredditNotFoundIsHintedAtAsTheConfigFilesWhenItWas() async throws {
+        let server = try await TestServer { _ in .json(Fixtures.bytes("reddit/error_404_not_found_r_a_plus_b.json"), status: 404) }
+        let (reader, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nsubreddits = [\"nosuch\", \"gone\"]\n")
+        let fromTheFile = "hint: check the spelling of the config file's subreddits (r/nosuch+gone); without them, 'reader posts' reads the front page"
+
+        let plain = try reader.run("posts", "--retries", "0")
+        #expect(plain.status == 66, "\(plain.stderr)")
+        #expect(server.requests.first?.path == "/r/nosuch+gone/hot.json")
+        #expect(plain.stderr.contains(fromTheFile), "\(plain.stderr)")
+        #expect(!plain.stderr.contains("without a name reads the front page"), "\(plain.stderr)")
+        let json = try reader.run("posts", "--retries", "0", "--json")
+        #expect(json.errorJSON?["suggestion"] as? String == String(fromTheFile.dropFirst("hint: ".count)), "\(json.stderr)")
+
+        let named = try reader.run("posts", "elsewhere", "--retries", "0")
+        #expect(named.status == 66, "\(named.stderr)")
+        #expect(named.stderr.contains("hint: check the spelling; 'reader posts' without a name reads the config file's subreddits (r/nosuch+gone)"),
+                "\(named.stderr)")
+        await server.shutdown()
+    }
 }

@@ -87,10 +87,10 @@ import TestSupport
         #expect(lines.contains { $0.contains("1 point") && !$0.contains("1 points") })
         #expect(!lines.contains { $0.range(of: #"(^|[^0-9.])1 points"#, options: .regularExpression) != nil })
         if columns == 200 {
-            // Prose stops at about 100 cells however wide the terminal: the longest line of the
-            // first comment (at two cells in) is at most 102.
+            // Prose stops at 100 cells however wide the terminal, its indentation included: the
+            // longest line of a first-level comment (at two cells in) is at most 100.
             let prose = lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
-            #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 <= 102)
+            #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 <= 100)
             #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 > 90)
             #expect(lines.contains("          load_entry_point('rtv==1.0a1', 'console_scripts', 'rtv')()"))
         }
@@ -153,6 +153,110 @@ import TestSupport
             }
         }
         await server.shutdown()
+    }
+}
+
+extension TerminalWidthEndToEndTests {
+    /// Piped, prose is never wider than 100 cells, its indentation included, at any depth: over
+    /// every text of the Reddit fixtures (the recorded comment thread, and each self post of the
+    /// recorded listings shown as a post of its own), every line is measured. Only what is kept
+    /// as written may be wider: a code line, and a link's URL in its note.
+    @Test func pipedCommentsKeepProseWithinAHundredCells() async throws {
+        let (pages, texts) = try Self.commentPagesOfTheRedditFixtures()
+        #expect(pages.count > 50, "the fixtures' threads and self posts: \(pages.count)")
+        let server = try await TestServer { request in
+            let id = request.path.dropFirst("/comments/".count).dropLast(".json".count)
+            return pages[String(id)].map { .json($0) } ?? .respond(status: 404, headers: [], body: [])
+        }
+        var reader = ReaderProcess(server: server)
+        reader.environment["COLUMNS"] = nil
+        let verbatim = Self.keptAsWritten(in: texts)
+        var deepAndFull = 0
+        for id in pages.keys.sorted() {
+            let result = try reader.run("comments", id)
+            #expect(result.status == 0, "\(id): \(result.stderr)")
+            for line in result.stdout.split(separator: "\n").map(String.init) {
+                let cells = TerminalWidth.cells(of: line)
+                let text = String(line.drop { $0 == " " })
+                if cells > 90, cells <= 100, line.count - text.count >= 6 { deepAndFull += 1 }
+                guard cells > 100 else { continue }
+                #expect(verbatim.code.contains(text) || verbatim.isURLNote(text),
+                        "\(id): \(cells) cells: \(line.debugDescription)")
+            }
+        }
+        // Prose three levels deep was measured, and fills the reading width there.
+        #expect(deepAndFull > 0)
+        await server.shutdown()
+    }
+
+    /// Each comment page of the Reddit fixtures by its post's id, and every post's and comment's
+    /// text in them: the recorded thread as it is, and each self post of a recorded listing as a
+    /// page of its own with no comments.
+    static func commentPagesOfTheRedditFixtures() throws -> (pages: [String: [UInt8]], texts: [String]) {
+        var pages: [String: [UInt8]] = [:]
+        var texts: [String] = []
+        func collectTexts(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, member) in object {
+                    if key == "body" || key == "selftext", let text = member as? String { texts.append(text) } else { collectTexts(member) }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(collectTexts)
+            }
+        }
+        let emptyListing: [String: Any] = ["kind": "Listing", "data": ["after": NSNull(), "before": NSNull(), "children": [Any]()]]
+        for name in Fixtures.names(in: "reddit", withExtension: "json") {
+            let bytes = Fixtures.bytes(name)
+            let json = try JSONSerialization.jsonObject(with: Data(bytes))
+            if let thread = json as? [[String: Any]] {
+                let post = (((thread.first?["data"] as? [String: Any])?["children"] as? [[String: Any]])?.first?["data"] as? [String: Any])
+                let id = try #require(post?["id"] as? String, "\(name)")
+                pages[id] = bytes
+                collectTexts(thread)
+            } else if let children = ((json as? [String: Any])?["data"] as? [String: Any])?["children"] as? [[String: Any]] {
+                for child in children {
+                    guard let post = child["data"] as? [String: Any], post["is_self"] as? Bool == true,
+                          let id = post["id"] as? String, let text = post["selftext"] as? String, !text.isEmpty else { continue }
+                    let listing: [String: Any] = ["kind": "Listing", "data": ["after": NSNull(), "before": NSNull(), "children": [child]]]
+                    pages[id] = Array(try JSONSerialization.data(withJSONObject: [listing, emptyListing]))
+                    texts.append(text)
+                }
+            }
+        }
+        return (pages, texts)
+    }
+
+    /// What `reader comments` keeps as it was written, however wide: the lines of code (fenced,
+    /// or indented by four spaces), without their leading spaces; and the texts, to find a
+    /// note's URL in.
+    struct KeptAsWritten {
+        var code: Set<String> = []
+        var texts: [String] = []
+
+        /// `[1] URL`, a URL found whole in one of the texts.
+        func isURLNote(_ line: String) -> Bool {
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]"),
+                  line[line.index(after: line.startIndex)..<close].allSatisfy(\.isNumber) else { return false }
+            let url = line[close...].dropFirst(2)
+            return !url.isEmpty && !url.contains(" ") && texts.contains { $0.contains(url) }
+        }
+    }
+
+    static func keptAsWritten(in texts: [String]) -> KeptAsWritten {
+        var kept = KeptAsWritten()
+        for text in texts {
+            let decoded = text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "\r\n", with: "\n")
+            kept.texts.append(decoded)
+            var fenced = false
+            for raw in decoded.split(separator: "\n", omittingEmptySubsequences: false) {
+                let line = raw.replacingOccurrences(of: "\t", with: "    ")
+                let content = String(line.drop { $0 == " " })
+                if content.hasPrefix("```") || content.hasPrefix("~~~") { fenced.toggle(); continue }
+                if fenced || line.hasPrefix("    ") { kept.code.insert(content) }
+            }
+        }
+        return kept
     }
 }
 

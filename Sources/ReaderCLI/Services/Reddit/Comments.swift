@@ -60,7 +60,7 @@ extension Reader {
 }
 
 /// A post and its comments as indented text, every piece of it sanitised, read the way a good
-/// reader shows them: prose at most ``proseWidth`` cells wide; code blocks (indented or fenced)
+/// reader shows them: prose lines at most ``proseWidth`` cells wide, indentation included; code blocks (indented or fenced)
 /// as they were written, never re-wrapped; links as their text with a numbered note giving the
 /// URL whole; meta lines wrapped between their parts. On a terminal no line is wider than
 /// `width`: a code line or a URL too long for it is broken across lines, never cut. With no width
@@ -69,8 +69,8 @@ enum CommentTree {
     /// The deepest indentation drawn; deeper replies stay at this level so text keeps some room.
     static let maximumIndent = 12
 
-    /// The widest a line of prose runs, in cells, however wide the terminal: longer lines are
-    /// hard to read.
+    /// The widest a line of prose runs, in cells and counting its indentation, however wide the
+    /// terminal: longer lines are hard to read.
     static let proseWidth = 100
 
     /// The most characters of one post's or comment's text shown, as a bound on the work.
@@ -151,8 +151,11 @@ enum CommentTree {
 
     /// A comment's or a self post's text (Reddit's markdown) as lines under `indent`.
     static func body(_ text: String, indent: String, width: Int?) -> [String] {
-        let room = width.map { max(10, $0 - TerminalText.width(indent)) }
-        let prose = min(room ?? proseWidth, proseWidth)
+        let indentWidth = TerminalText.width(indent)
+        let room = width.map { max(10, $0 - indentWidth) }
+        // The indentation is part of the line: prose ends at `proseWidth` from the left edge,
+        // piped or on a terminal however wide, at any depth.
+        let prose = min(room ?? Int.max, max(10, proseWidth - indentWidth))
         var lines: [String] = []
         var notes: [String] = []
         var budget = maximumTextLength

@@ -6,7 +6,7 @@ extension Reddit.Sort: ExpressibleByArgument {}
 extension Reddit.TimeRange: ExpressibleByArgument {}
 
 extension Reader {
-    struct Posts: AsyncParsableCommand, HelpExamples {
+    struct Posts: AsyncParsableCommand, HelpExamples, AdvisingOnFailure {
         static let configuration = CommandConfiguration(
             commandName: "posts",
             abstract: "List the posts of a subreddit, of the front page, or of a user.",
@@ -99,6 +99,17 @@ extension Reader {
                     }
                 }, footer.isEmpty ? nil : footer)
             })
+        }
+
+        /// Reddit's hint for a subreddit it does not know, made true when the config file names
+        /// `subreddits`: plain `reader posts` read those, not the front page.
+        func advice(for failure: LoadFailure) -> [Advice] {
+            let configured = user == nil ? (try? options.settings())?.of(RedditService.name).list("reddit.subreddits") ?? [] : []
+            guard !configured.isEmpty else { return failure.advice }
+            return failure.advice.map { advice in
+                guard case .service(let service, "not_found", _, _) = advice, service == RedditService.name else { return advice }
+                return .plain(RedditPlugin.subredditNotFound(configured: configured, named: subreddit != nil))
+            }
         }
 
         static func table(_ posts: [RedditPost], now: Date) -> Table {

@@ -93,6 +93,17 @@ struct RedditPlugin: ServicePlugin {
             })
     }
 
+    /// The hint for a subreddit Reddit does not know when the config file names `subreddits`,
+    /// which plain `reader posts` reads in place of the front page.
+    /// - Parameter named: whether the subreddit was named on the command line; if not, it was
+    ///   the config file's.
+    static func subredditNotFound(configured: [String], named: Bool) -> String {
+        let subreddits = "r/" + configured.joined(separator: "+")
+        return named
+            ? "check the spelling; 'reader posts' without a name reads the config file's subreddits (\(subreddits))"
+            : "check the spelling of the config file's subreddits (\(subreddits)); without them, 'reader posts' reads the front page"
+    }
+
     /// What Reddit's explanations advise, in reader's words; nil where ReaderKit's say it already.
     func hint(reason: String, withCredential: Bool) -> String? {
         let appIdentity = "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"

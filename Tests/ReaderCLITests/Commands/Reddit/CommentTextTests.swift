@@ -37,11 +37,14 @@ import Testing
 
     @Test func proseIsCappedAtAReadingWidth() {
         let words = Array(repeating: "word", count: 100).joined(separator: " ")
+        // 100 cells with the indentation: 19 words of 4 letters after two spaces (20 would be 101).
         for width in [150, 200, nil] as [Int?] {
             let lines = CommentTree.body(words, indent: "  ", width: width)
-            #expect(lines.allSatisfy { TerminalWidth.cells(of: $0) <= 102 })
-            #expect(lines.first.map { TerminalWidth.cells(of: $0) } == 101)
+            #expect(lines.allSatisfy { TerminalWidth.cells(of: $0) <= 100 })
+            #expect(lines.first.map { TerminalWidth.cells(of: $0) } == 96)
         }
+        let deep = CommentTree.body(words, indent: String(repeating: " ", count: 14), width: nil)
+        #expect(deep.allSatisfy { TerminalWidth.cells(of: $0) <= 100 })
         #expect(CommentTree.body(words, indent: "  ", width: 60).allSatisfy { TerminalWidth.cells(of: $0) <= 60 })
     }
 
