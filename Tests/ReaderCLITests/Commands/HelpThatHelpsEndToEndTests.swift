@@ -49,7 +49,7 @@ import TestSupport
         let manual = try ReaderProcess().run("manual")
         #expect(manual.status == 0)
         #expect(manual.stdout.contains("  reader films --search hope"), "\(manual.stdout)")
-        #expect(manual.stdout.contains("  reader cache prune --older-than 12h --api swapi"))
+        #expect(manual.stdout.contains("  reader cache prune --older-than 12h --service swapi"))
     }
 
     @Test func anUnknownCommandIsAnsweredWithTheOneMeant() throws {
