@@ -117,6 +117,11 @@ import TestSupport
         // The values a shell can offer: the shells, and what can be synced.
         let bash = try reader.run("completions", "bash").stdout
         #expect(bash.contains(#"-W 'bash'$'\n''zsh'$'\n''fish'"#) && bash.contains(#"-W 'swapi'$'\n''reddit'"#))
+        // The variables the services read are named where a newcomer looks first.
+        let help = try reader.run("--help")
+        for variable in ["READER_SWAPI_URL", "READER_REDDIT_URL", "READER_REDDIT_CLIENT_ID"] {
+            #expect(help.stdout.contains(variable), "\(variable)")
+        }
         let version = try reader.run("--version")
         #expect(version.status == 0 && version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
     }

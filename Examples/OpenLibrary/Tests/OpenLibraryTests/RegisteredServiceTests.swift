@@ -80,6 +80,7 @@ import TestSupport
         reader.program = "reader-openlibrary"
         let help = try reader.run("--help")
         #expect(help.stdout.contains("work") && help.stdout.contains("Show an Open Library work."), "\(help.stdout)")
+        #expect(help.stdout.contains("OPENLIBRARY_URL"), "\(help.stdout)")
         let sync = try reader.run("sync", "--help")
         let words = sync.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("openlibrary followed by work ids") && words.contains("Open Library's works"), "\(sync.stdout)")
