@@ -49,7 +49,6 @@ extension Reader {
                 }
                 let cache: Result<CacheStatistics, ReaderError>
                 do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
-                let now = Date()
                 let lockouts = await client.rateLimitLockouts().map { (host: $0.origin, until: $0.resetAt) }
                 return (checks, tokens, cache, lockouts)
             }.get()
