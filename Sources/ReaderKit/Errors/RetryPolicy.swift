@@ -1,7 +1,8 @@
 /// When a failed request is tried again, and after how long.
 ///
-/// Modelled on Alamofire's `RetryPolicy`: an immutable value with documented defaults and one
-/// decision function. Only idempotent requests (GET) are retried.
+/// Modelled on Alamofire's `RetryPolicy`: a value whose sets of what is retried are its own
+/// properties, each with a documented default, and one decision function. Only idempotent
+/// requests (GET) are retried.
 public struct RetryPolicy: Sendable, Equatable {
     /// How many more attempts after the first, at the most (`--retries`).
     public var maximumRetries: Int
@@ -12,16 +13,30 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maximumDelay: Duration
     /// Returns a number in 0...1 for the jitter; tests fix it.
     public var jitter: @Sendable () -> Double
+    /// The statuses worth another try (``defaultRetryableStatuses``); a 500 is retried only with
+    /// a `Retry-After`.
+    public var retryableStatuses: Set<Int>
+    /// The transport failures worth another try (``defaultRetryableTransportReasons``).
+    public var retryableTransportReasons: Set<TransportFailure.Reason>
+    /// The transport failures that mean "not reachable now", retried until the deadline with
+    /// `--wait` (``defaultConnectivityReasons``).
+    public var connectivityReasons: Set<TransportFailure.Reason>
 
     /// 3 retries, 0.5 s doubling, at most 30 s a wait, full jitter.
     public static let `default` = RetryPolicy()
 
     public init(maximumRetries: Int = 3, baseDelay: Duration = .milliseconds(500),
-                maximumDelay: Duration = .seconds(30), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+                maximumDelay: Duration = .seconds(30), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                retryableStatuses: Set<Int> = defaultRetryableStatuses,
+                retryableTransportReasons: Set<TransportFailure.Reason> = defaultRetryableTransportReasons,
+                connectivityReasons: Set<TransportFailure.Reason> = defaultConnectivityReasons) {
         self.maximumRetries = maximumRetries
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
         self.jitter = jitter
+        self.retryableStatuses = retryableStatuses
+        self.retryableTransportReasons = retryableTransportReasons
+        self.connectivityReasons = connectivityReasons
     }
 
     /// Statuses worth another try:
@@ -32,16 +47,16 @@ public struct RetryPolicy: Sendable, Equatable {
     ///
     /// 500 is retried only with a `Retry-After` (planned maintenance): without one it is a
     /// permanent fault and retrying is futile. No 4xx but 408 and 429 is retried: the request is wrong.
-    public static let retryableStatuses: Set<Int> = [408, 429, 502, 503, 504]
+    public static let defaultRetryableStatuses: Set<Int> = [408, 429, 502, 503, 504]
 
     /// Transport failures worth another try: a timeout or a dropped connection may not recur.
     /// Not a host that does not resolve, a refused connection or no network: those do not heal
     /// within a backoff, and the cache answers faster.
-    public static let retryableTransportReasons: Set<TransportFailure.Reason> = [.timedOut, .connectionLost]
+    public static let defaultRetryableTransportReasons: Set<TransportFailure.Reason> = [.timedOut, .connectionLost]
 
     /// Transport failures that mean "not reachable now": with `--wait` they are retried until the
     /// deadline, whatever `maximumRetries` says, because connectivity coming back is the point.
-    public static let connectivityReasons: Set<TransportFailure.Reason> =
+    public static let defaultConnectivityReasons: Set<TransportFailure.Reason> =
         [.cannotFindHost, .cannotConnectToHost, .notConnected, .timedOut, .connectionLost]
 
     /// The longest backoff while waiting for connectivity: a network that comes back is noticed
@@ -65,14 +80,14 @@ public struct RetryPolicy: Sendable, Equatable {
         guard context.attempt <= maximumRetries else { return nil }
         let delay: Duration
         switch error {
-        case .transport(let failure) where Self.retryableTransportReasons.contains(failure.reason):
+        case .transport(let failure) where retryableTransportReasons.contains(failure.reason):
             delay = backoff(afterAttempt: context.attempt)
         case .status(let failure):
             if let seconds = failure.retryAfterSeconds,
-               Self.retryableStatuses.contains(failure.status) || failure.status == 500 {
+               retryableStatuses.contains(failure.status) || failure.status == 500 {
                 // Clamped whatever the Double: a server's 1e300 is "later", never a trap.
                 delay = Duration.clamping(seconds: seconds)
-            } else if Self.retryableStatuses.contains(failure.status) {
+            } else if retryableStatuses.contains(failure.status) {
                 delay = backoff(afterAttempt: context.attempt)
             } else {
                 return nil
@@ -89,7 +104,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// the policy's: the service cannot be reached, and the user asked to wait for it.
     func waitsForConnectivity(after error: ReaderError, in context: ErrorContext) -> Bool {
         guard context.waitsForConnectivity, case .transport(let failure) = error else { return false }
-        return Self.connectivityReasons.contains(failure.reason)
+        return connectivityReasons.contains(failure.reason)
     }
 
     /// Full jitter: a random wait between zero and `baseDelay × 2^(attempt-1)`, capped.
@@ -101,5 +116,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public static func == (lhs: RetryPolicy, rhs: RetryPolicy) -> Bool {
         lhs.maximumRetries == rhs.maximumRetries && lhs.baseDelay == rhs.baseDelay && lhs.maximumDelay == rhs.maximumDelay
+            && lhs.retryableStatuses == rhs.retryableStatuses && lhs.retryableTransportReasons == rhs.retryableTransportReasons
+            && lhs.connectivityReasons == rhs.connectivityReasons
     }
 }

@@ -57,6 +57,22 @@ import TestSupport
         await harness.server.shutdown()
     }
 
+    @Test func whatIsRetriedIsThePolicysOwn() {
+        let serverError = ReaderError.status(StatusFailure(status: 500, url: "u"))
+        let unavailable = ReaderError.status(StatusFailure(status: 503, url: "u"))
+        let lost = ReaderError.transport(TransportFailure(.connectionLost, host: "h", detail: "reset"))
+        let standard = RetryPolicy(jitter: { 1 })
+        #expect(standard.delay(before: serverError, in: ErrorContext()) == nil)
+        #expect(standard.delay(before: unavailable, in: ErrorContext()) == .milliseconds(500))
+        #expect(standard.delay(before: lost, in: ErrorContext()) == .milliseconds(500))
+        // A policy of its own: a 500 is worth another try, a 503 and a lost connection are not.
+        let own = RetryPolicy(jitter: { 1 }, retryableStatuses: [500], retryableTransportReasons: [])
+        #expect(own.delay(before: serverError, in: ErrorContext()) == .milliseconds(500))
+        #expect(own.delay(before: unavailable, in: ErrorContext()) == nil)
+        #expect(own.delay(before: lost, in: ErrorContext()) == nil)
+        #expect(own != standard)
+    }
+
     @Test func backoffIsExponentialWithFullJitter() {
         let top = RetryPolicy(baseDelay: .milliseconds(500), jitter: { 1 })
         #expect((1...4).map { top.backoff(afterAttempt: $0) } == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4)])
