@@ -1,0 +1,54 @@
+import Foundation
+
+/// The package's built executables, found beside the tests in the build folder, on any system:
+/// from the test bundle's place (`.build/debug/readerPackageTests.xctest`, a file on Linux and a
+/// folder on macOS), walking up to the folder that holds the executable.
+public enum BuiltProducts {
+    /// The executable `name` (such as `reader`); `READER_BUILD_FOLDER` names the folder to look
+    /// in first, for a build kept elsewhere.
+    public static func executable(_ name: String) -> URL {
+        var candidates: [URL] = []
+        if let folder = ProcessInfo.processInfo.environment["READER_BUILD_FOLDER"] {
+            candidates.append(URL(fileURLWithPath: folder, isDirectory: true))
+        }
+        // The bundle holding this code: the test bundle on macOS, the test executable on Linux.
+        candidates.append(Bundle(for: Marker.self).bundleURL)
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
+        for start in candidates {
+            var folder = start.resolvingSymlinksInPath()
+            while true {
+                let candidate = folder.appendingPathComponent(name)
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue,
+                   FileManager.default.isExecutableFile(atPath: candidate.path) {
+                    return candidate
+                }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        // Not built: the test that runs it fails, saying which path it tried.
+        return Bundle.main.bundleURL.appendingPathComponent(name)
+    }
+
+    private final class Marker {}
+}
+
+extension Process {
+    /// Waits for the process to end without holding a thread of the concurrency pool: the wait
+    /// is on a thread of its own. The pool has one thread a core, and tests waiting on processes
+    /// with it would hold all of them.
+    public func exited() async {
+        await waitingOnAThreadOfItsOwn { self.waitUntilExit() }
+    }
+}
+
+/// Runs `work`, which blocks (on a process, a semaphore), on a new thread, and resumes when it
+/// is done, holding no thread of the concurrency pool meanwhile.
+public func waitingOnAThreadOfItsOwn<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
