@@ -52,3 +52,38 @@ public func waitingOnAThreadOfItsOwn<Result: Sendable>(_ work: @escaping @Sendab
         Thread { continuation.resume(returning: work()) }.start()
     }
 }
+
+/// How many child processes the tests run to their end at once: one a core. A test waiting on
+/// a process holds no thread, so without this every test of the suite would start its process
+/// at the same moment, and each would be slowed past the deadlines it tests (a sync's requests
+/// timing out); a test waiting for a slot is suspended, holding no thread either.
+public actor ProcessSlots {
+    public static let shared = ProcessSlots(ProcessInfo.processInfo.activeProcessorCount)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = max(2, count) }
+
+    /// Runs `body` once a slot is free, and frees it when `body` returns or throws.
+    public nonisolated func withSlot<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        await take()
+        do {
+            let result = try await body()
+            await give()
+            return result
+        } catch {
+            await give()
+            throw error
+        }
+    }
+
+    private func take() async {
+        if free > 0 { free -= 1; return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+}

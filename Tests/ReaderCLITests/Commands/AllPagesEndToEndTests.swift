@@ -93,7 +93,7 @@ import TestSupport
             let limited = ["/bin/sh", "-c", #"trap '' XFSZ; ulimit -f 2048; exec "$0" "$@""#]
 
             // When every page is read as JSON, past what is kept in memory
-            let result = try await reader.launch(["people", "--all", "--json", "--cache-size", "100KB"], prefix: limited).wait()
+            let result = try await reader.run(["people", "--all", "--json", "--cache-size", "100KB"], prefix: limited)
 
             // Then the temporary file's failure is said with its code, exit 74, and stdout is empty
             #expect(result.status == 74, "\(result.stderr)")

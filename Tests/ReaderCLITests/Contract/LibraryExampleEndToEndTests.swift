@@ -47,7 +47,7 @@ import TestSupport
     @Test func theExampleReadsTheServicesTheEnvironmentNamesAndCachesInTheTemporaryFolder() async throws {
         try await withTestServer(Self.route) { server in
             let example = Self.example(server: server)
-            let result = try await example.launch(["python"], executable: Self.executable).wait()
+            let result = try await example.run(["python"], executable: Self.executable)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == Self.films + Self.posts)
             #expect(result.stderr == "")
@@ -64,9 +64,9 @@ import TestSupport
             return .respond(status: 500, headers: [("Content-Type", "text/html")], body: Array("<html>down</html>".utf8))
         } body: { server in
             let example = Self.example(server: server)
-            #expect(try await example.launch(["python"], executable: Self.executable).wait().status == 0)
+            #expect(try await example.run(["python"], executable: Self.executable).status == 0)
             redditIsDown.withLockedValue { $0 = true }
-            let result = try await example.launch(["python"], executable: Self.executable).wait()
+            let result = try await example.run(["python"], executable: Self.executable)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(lines.prefix(11).joined(separator: "\n") + "\n" == Self.films + Self.posts)
@@ -82,7 +82,7 @@ import TestSupport
     @Test func aFailureIsReportedWithItsCodeAndItsExitCodeAsANumber() async throws {
         try await withTestServer(Self.route) { server in
             let example = Self.example(server: server)
-            let notFound = try await example.launch(["a+b"], executable: Self.executable).wait()
+            let notFound = try await example.run(["a+b"], executable: Self.executable)
             #expect(notFound.status == 66)
             #expect(notFound.stdout == Self.films + """
                 error A404: r/a+b does not exist
@@ -93,7 +93,7 @@ import TestSupport
 
             var misconfigured = example
             misconfigured.environment["READER_SWAPI_URL"] = "ftp://127.0.0.1/api"
-            let refused = try await misconfigured.launch(["python"], executable: Self.executable).wait()
+            let refused = try await misconfigured.run(["python"], executable: Self.executable)
             #expect(refused.status == 78)
             #expect(refused.stdout == """
                 error R1002: READER_SWAPI_URL is not an http or https URL with a host: "ftp://127.0.0.1/api"

@@ -103,9 +103,9 @@ import TestSupport
     func aFullDiskIsAnErrorWithItsCodeAndTheCacheKeepsWhatWasFetched(arguments: [String]) async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
-            let fromNetwork = try await reader.launch(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#]).wait()
+            let fromNetwork = try await reader.run(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#])
             #expect(fromNetwork.status == 74, "\(fromNetwork.stderr)")
-            let fromCache = try await reader.launch(arguments + ["--offline"], prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#]).wait()
+            let fromCache = try await reader.run(arguments + ["--offline"], prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#])
             #expect(fromCache.status == 74, "\(fromCache.stderr)")
             for result in [fromNetwork, fromCache] {
                 if arguments.contains("--json") {
@@ -130,7 +130,7 @@ import TestSupport
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             for arguments in [["films"], ["films", "--offline"], ["cache", "path"], ["--version"]] {
-                let result = try await reader.launch(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >&-"#]).wait()
+                let result = try await reader.run(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >&-"#])
                 #expect(result.status == 74, "\(arguments): \(result.stderr)")
                 #expect(result.stderr.hasPrefix("error O1001: the output cannot be written: stdout is closed"), "\(arguments): \(result.stderr)")
             }

@@ -37,8 +37,10 @@ struct ReaderProcess {
         try await run(arguments)
     }
 
-    func run(_ arguments: [String]) async throws -> Result {
-        try await launch(arguments).wait()
+    /// Runs `reader ARGUMENTS` (through `prefix` when given, as ``launch(_:prefix:executable:)``)
+    /// and waits for it, once one of ``ProcessSlots`` is free.
+    func run(_ arguments: [String], prefix: [String] = [], executable: URL = ReaderProcess.executable) async throws -> Result {
+        try await ProcessSlots.shared.withSlot { try await launch(arguments, prefix: prefix, executable: executable).wait() }
     }
 
     /// A `reader` process started and not yet waited for.
@@ -166,6 +168,10 @@ extension ReaderProcess {
     /// Runs `reader ARGUMENTS` with some outputs on a real pseudo-terminal (`columns` wide), as a
     /// person at a terminal would; what the terminal received is returned in place of those streams.
     func runOnTerminal(_ arguments: [String], streams: TerminalStreams, columns: UInt16 = 80) async throws -> Result {
+        try await ProcessSlots.shared.withSlot { try await runOnTerminalNow(arguments, streams: streams, columns: columns) }
+    }
+
+    private func runOnTerminalNow(_ arguments: [String], streams: TerminalStreams, columns: UInt16) async throws -> Result {
         // posix_openpt and friends are not in Swift's Glibc module; these are their Linux insides.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0

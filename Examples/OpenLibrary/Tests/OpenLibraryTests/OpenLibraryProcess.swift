@@ -48,6 +48,10 @@ struct OpenLibraryProcess {
     }
 
     func run(_ arguments: [String]) async throws -> Result {
+        try await ProcessSlots.shared.withSlot { try await runNow(arguments) }
+    }
+
+    private func runNow(_ arguments: [String]) async throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments

@@ -305,9 +305,9 @@ import TestSupport
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
 
             // When it reads, refreshes (an answer to store, its use to record), and looks at the cache
-            let offline = try await reader.launch(["films", "--offline"], prefix: Self.unprivileged, executable: binary).wait()
-            let online = try await reader.launch(["people", "1", "--refresh"], prefix: Self.unprivileged, executable: binary).wait()
-            let stats = try await reader.launch(["cache", "stats"], prefix: Self.unprivileged, executable: binary).wait()
+            let offline = try await reader.run(["films", "--offline"], prefix: Self.unprivileged, executable: binary)
+            let online = try await reader.run(["people", "1", "--refresh"], prefix: Self.unprivileged, executable: binary)
+            let stats = try await reader.run(["cache", "stats"], prefix: Self.unprivileged, executable: binary)
 
             // Then both work from the cache as it is, and the refresh says once that nothing is stored
             #expect(offline.status == 0, "\(offline.stderr)")
@@ -321,7 +321,7 @@ import TestSupport
             #expect(stats.stderr.isEmpty, "\(stats.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: reader.cachePath)) == before, "the file is as it was")
             if let hitsBefore {
-                let json = try await reader.launch(["cache", "stats", "--json"], prefix: Self.unprivileged, executable: binary).wait()
+                let json = try await reader.run(["cache", "stats", "--json"], prefix: Self.unprivileged, executable: binary)
                 // (The reads above cannot record their use.)
                 #expect(Self.hits(json) == hitsBefore, "what the log holds is read too: \(json.stdout)\(json.stderr)")
                 #expect(hitsBefore > 0)

@@ -29,14 +29,14 @@ import TestSupport
 
             for command in [["cache", "clear"], ["cache", "prune", "--older-than", "1s"], ["cache", "clear", "--api", "swapi"]] {
                 // When another user clears or prunes it.
-                let result = try await reader.launch(command, prefix: CacheChaosTests.unprivileged, executable: binary).wait()
+                let result = try await reader.run(command, prefix: CacheChaosTests.unprivileged, executable: binary)
 
                 // Then the command fails with C1003 and its exit code, saying what is true.
                 #expect(result.status == Self.cacheExitCode, "\(command): \(result.stderr)")
                 #expect(result.stderr.contains("error C1003: the cache cannot be written (\(reader.cachePath))"), "\(result.stderr)")
                 #expect(!result.stderr.contains("carrying on"), "the command stops; it does not carry on: \(result.stderr)")
                 #expect(result.stdout.isEmpty, "nothing is reported removed: \(result.stdout)")
-                let json = try await reader.launch(command + ["--json"], prefix: CacheChaosTests.unprivileged, executable: binary).wait()
+                let json = try await reader.run(command + ["--json"], prefix: CacheChaosTests.unprivileged, executable: binary)
                 #expect(json.status == Self.cacheExitCode)
                 #expect(json.errorJSON?["code"] as? String == "C1003" && json.errorJSON?["exit_code"] as? Int == 73, "\(json.stderr)")
             }
@@ -74,8 +74,8 @@ import TestSupport
             defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder) }
 
             // When another user reads it offline, and looks at it
-            let films = try await reader.launch(["films", "--offline"], prefix: CacheChaosTests.unprivileged, executable: binary).wait()
-            let stats = try await reader.launch(["cache", "stats", "--json"], prefix: CacheChaosTests.unprivileged, executable: binary).wait()
+            let films = try await reader.run(["films", "--offline"], prefix: CacheChaosTests.unprivileged, executable: binary)
+            let stats = try await reader.run(["cache", "stats", "--json"], prefix: CacheChaosTests.unprivileged, executable: binary)
 
             // Then what it holds is served (the schema migrated in a copy in memory, not in the file)
             #expect(films.status == 0 && films.stdout.contains("A New Hope"), "\(films.stderr)")
@@ -216,9 +216,9 @@ import TestSupport
                 let before = try Set(FileManager.default.contentsOfDirectory(atPath: reader.folder.path))
 
                 // When a command reads, and a cache command runs (bounded: a FIFO must not hang reader).
-                let films = try await reader.launch(["films"], prefix: ["/usr/bin/timeout", "60"]).wait()
-                let stats = try await reader.launch(["cache", "stats"], prefix: ["/usr/bin/timeout", "60"]).wait()
-                let clear = try await reader.launch(["cache", "clear", "--json"], prefix: ["/usr/bin/timeout", "60"]).wait()
+                let films = try await reader.run(["films"], prefix: ["/usr/bin/timeout", "60"])
+                let stats = try await reader.run(["cache", "stats"], prefix: ["/usr/bin/timeout", "60"])
+                let clear = try await reader.run(["cache", "clear", "--json"], prefix: ["/usr/bin/timeout", "60"])
 
                 // Then the read works without the cache, with one warning...
                 #expect(films.status == 0, "\(kind): \(films.stderr)")
@@ -313,7 +313,7 @@ import TestSupport
             let path = reader.folder.appendingPathComponent("a/b/cache.sqlite").path
             reader.environment["READER_CACHE_PATH"] = path
             // A umask of 0 would leave a folder made with the default mode open to all.
-            let result = try await reader.launch(["films"], prefix: ["/bin/sh", "-c", "umask 000 && exec \"$0\" \"$@\""]).wait()
+            let result = try await reader.run(["films"], prefix: ["/bin/sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
             #expect(result.status == 0, "\(result.stderr)")
             for folder in ["a", "a/b"] {
                 let attributes = try FileManager.default.attributesOfItem(atPath: reader.folder.appendingPathComponent(folder).path)
@@ -428,32 +428,34 @@ import TestSupport
         // Given a server that, asked for people's second page mid-sync, first deletes the cache
         // file (or puts a copy of it in its place, a file the sync does not write into)
         let data = SWAPIDataSet()
-        let path = ReaderProcess(server: nil).folder.appendingPathComponent("cache/cache.sqlite").path
-        try await withTestServer { request in
-            if request.path == "/api/people/", request.query["page"] == "2", FileManager.default.fileExists(atPath: path) {
-                switch loss {
-                case .deleted:
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-                case .replaced:
-                    try? FileManager.default.removeItem(atPath: path + ".copy")
-                    try? FileManager.default.copyItem(atPath: path, toPath: path + ".copy")
-                    _ = rename(path + ".copy", path)
+        try await withTemporaryFolder("reader-e2e") { folder in
+            let path = folder.appendingPathComponent("cache/cache.sqlite").path
+            try await withTestServer { request in
+                if request.path == "/api/people/", request.query["page"] == "2", FileManager.default.fileExists(atPath: path) {
+                    switch loss {
+                    case .deleted:
+                        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                    case .replaced:
+                        try? FileManager.default.removeItem(atPath: path + ".copy")
+                        try? FileManager.default.copyItem(atPath: path, toPath: path + ".copy")
+                        _ = rename(path + ".copy", path)
+                    }
                 }
+                return data.reply(to: request) ?? Fixtures.route(request)
+            } body: { server in
+                var reader = ReaderProcess(server: server)
+                reader.environment["READER_CACHE_PATH"] = path
+
+                // When syncing
+                let sync = try await reader.run("sync", "swapi")
+
+                // Then it fetched everything, and says that it is not stored, with C1003 and its exit code
+                let gone = loss == .deleted ? "deleted" : "replaced"
+                #expect(sync.status == Self.cacheExitCode, "\(sync.stdout)\(sync.stderr)")
+                #expect(sync.stdout.contains("sync swapi: \(data.requestsForEverything) fetched; not stored (C1003): the cache file was \(gone)"),
+                        "\(sync.stdout)")
+                #expect(sync.stderr.contains("error C1003: the sync is incomplete: what was fetched is not stored in the cache"), "\(sync.stderr)")
             }
-            return data.reply(to: request) ?? Fixtures.route(request)
-        } body: { server in
-            var reader = ReaderProcess(server: server)
-            reader.environment["READER_CACHE_PATH"] = path
-
-            // When syncing
-            let sync = try await reader.run("sync", "swapi")
-
-            // Then it fetched everything, and says that it is not stored, with C1003 and its exit code
-            let gone = loss == .deleted ? "deleted" : "replaced"
-            #expect(sync.status == Self.cacheExitCode, "\(sync.stdout)\(sync.stderr)")
-            #expect(sync.stdout.contains("sync swapi: \(data.requestsForEverything) fetched; not stored (C1003): the cache file was \(gone)"),
-                    "\(sync.stdout)")
-            #expect(sync.stderr.contains("error C1003: the sync is incomplete: what was fetched is not stored in the cache"), "\(sync.stderr)")
         }
     }
 
