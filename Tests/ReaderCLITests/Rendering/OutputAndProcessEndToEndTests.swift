@@ -203,18 +203,13 @@ import TestSupport
         // and a server of a test running alongside once took this one, answered reader's retry
         // (the signal then came too late to end it), and saw a request it never expected.
         let reader = ReaderProcess(swapiURL: "http://127.0.0.1:9/api")
-        // As from a terminal: SIGQUIT at its default, whatever the test runner ignores.
-        let running = try reader.launch(["films", "--wait", "--timeout", "60s"],
-                                        prefix: ["/usr/bin/env", "--default-signal=QUIT"])
-        var waiting = false
-        // Polled on this thread, never suspended: a test resumed only after reader's 60 s would
-        // signal a process already ended.
-        for _ in 0..<400 where !waiting {
-            usleep(25_000)
-            waiting = ((try? String(contentsOf: running.err, encoding: .utf8)) ?? "").contains("waiting for it")
-        }
+        // As from a terminal: SIGQUIT at its default, whatever the test runner ignores. The
+        // signal is sent from the thread reading reader's stderr the moment it says it waits.
+        let (running, waiting) = try await reader.launch(["films", "--wait", "--timeout", "60s"],
+                                                         prefix: ["/usr/bin/env", "--default-signal=QUIT"],
+                                                         untilStandardErrorContains: "waiting for it",
+                                                         whenSeen: { kill($0, SIGQUIT) })
         #expect(waiting, "reader never said it was waiting")
-        kill(running.process.processIdentifier, SIGQUIT)
         let result = await running.wait()
         #expect(running.process.terminationReason == .uncaughtSignal && result.status == SIGQUIT,
                 "\(running.process.terminationReason) \(result.status)")

@@ -41,6 +41,9 @@ import TestSupport
     static let seed: UInt64 = ProcessInfo.processInfo.environment["READER_CHAOS_SEED"].flatMap { UInt64($0) }
         ?? UInt64.random(in: 0...UInt64.max)
 
+    /// The ends of the debug lines (`--verbose`) a read writes, in order, before which a kill lands.
+    static let killPoints = ["] GET\n", "] response\n", "] storing\n", "] stored\n"]
+
     @Test func aWriterKilledAtRandomPointsLosesNothingCommitted() async throws {
         let seed = Self.seed
         var random = SplitMix64(seed: seed)
@@ -50,14 +53,17 @@ import TestSupport
             let reader = ReaderProcess(server: server)
             var committed: Set<String> = []
             var killed = 0
-            for id in 1...24 {
-                let running = try reader.launch(["people", String(id)])
-                // The random point is the input under test: a kill somewhere in the run's first quarter second.
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...250, using: &random)))
-                if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) }
+            // The kill points, each six times in an order drawn from the seed: the moment reader
+            // says (with --verbose) that it sends the request, has the response, starts storing
+            // the body, or has stored it. A kill is sent on seeing the line, so it lands in the
+            // step that follows: the request, the store's transaction, the record of use.
+            let points = Array(Self.killPoints.map { Array(repeating: $0, count: 6) }.joined()).shuffled(using: &random)
+            for (id, point) in zip(1..., points) {
+                let (running, _) = try await reader.launch(["people", String(id), "--verbose"], untilStandardErrorContains: point,
+                                                           whenSeen: { kill($0, SIGKILL) })
                 let result = await running.wait()
                 if running.process.terminationReason == .uncaughtSignal { killed += 1 } else {
-                    #expect(result.status == 0, "seed \(seed), run \(id): \(result.stderr)")
+                    #expect(result.status == 0, "seed \(seed), run \(id), killed at \(point): \(result.stderr)")
                 }
                 guard FileManager.default.fileExists(atPath: reader.cachePath) else { continue }
                 #expect(try await integrity(of: reader.cachePath) == "ok", "seed \(seed), after run \(id)")
