@@ -2,6 +2,7 @@ import Foundation
 @testable import ReaderCLI
 import ReaderKit
 import Testing
+import TestSupport
 
 /// ReaderKit words its messages and advice for a program that uses it: no string literal in
 /// Sources/ReaderKit names a `reader` flag (`--offline`), a `reader` command (`reader help`,
@@ -9,8 +10,7 @@ import Testing
 /// read the environment themselves, which name the variable they read. `reader` words its own
 /// (CLIWording), and every name ReaderKit marks in a message has a flag there.
 @Suite struct LibraryWordingTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)  // Tests/ReaderCLITests/this file
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = PackageRoot.url
 
     /// The files whose functions read the environment or the config file themselves
     /// (`ServiceConfiguration.fromEnvironment`, `RedditCredentials.fromEnvironment`,
