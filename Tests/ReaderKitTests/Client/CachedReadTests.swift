@@ -40,10 +40,10 @@ import TestSupport
             #expect(loaded.metadata.source == .cache && loaded.metadata.ageSeconds == 61)
             #expect(loaded.metadata.fetchedAt == Date(timeIntervalSince1970: 1_700_000_000))
             let queue = try DatabaseQueue(path: cachePath)
-            let row = try await queue.read { db in try Row.fetchOne(db, sql: "SELECT fetchedAt, lastUsedAt FROM response") }
+            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT fetchedAt, lastUsedAt FROM response") }
             #expect(row?["fetchedAt"] as String? == "2023-11-14 22:13:20.000")
             #expect(row?["lastUsedAt"] as String? == "2023-11-14 22:14:21.250")
-            let usage = try await queue.read { db in try Row.fetchOne(db, sql: "SELECT api, hits, misses, revalidations FROM usage") }
+            let usage = try queue.read { db in try Row.fetchOne(db, sql: "SELECT api, hits, misses, revalidations FROM usage") }
             #expect(usage == ["api": "swapi", "hits": 1, "misses": 1, "revalidations": 0])
             try queue.close()
         }
