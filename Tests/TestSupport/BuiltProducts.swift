@@ -53,23 +53,30 @@ public func waitingOnAThreadOfItsOwn<Result: Sendable>(_ work: @escaping @Sendab
     }
 }
 
-/// How many child processes the tests run to their end at once: one a core. A test waiting on
-/// a process holds no thread, so without this every test of the suite would start its process
-/// at the same moment, and each would be slowed past the deadlines it tests (a sync's requests
-/// timing out); a test waiting for a slot is suspended, holding no thread either.
+/// How many tests run child processes at once: one a core. A test waiting on a process holds
+/// no thread, so without this every test of the suite would start its process at the same
+/// moment, and each would be slowed past the deadlines it tests (a sync's requests timing out).
+/// A test holds its slot from its first process to its end (through a suite's trait that calls
+/// ``withSlot(_:)`` around each test), so that its runs follow each other as a person's would,
+/// not each behind every other test's; a run outside such a test takes a slot for itself.
 public actor ProcessSlots {
     public static let shared = ProcessSlots(ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Whether the current task holds a slot already: it does not wait for another.
+    @TaskLocal private static var holding = false
 
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(_ count: Int) { free = max(2, count) }
 
-    /// Runs `body` once a slot is free, and frees it when `body` returns or throws.
+    /// Runs `body` once a slot is free (at once when this task holds one), and frees the slot
+    /// when `body` returns or throws. A waiting test is suspended, holding no thread.
     public nonisolated func withSlot<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        if Self.holding { return try await body() }
         await take()
         do {
-            let result = try await body()
+            let result = try await Self.$holding.withValue(true) { try await body() }
             await give()
             return result
         } catch {

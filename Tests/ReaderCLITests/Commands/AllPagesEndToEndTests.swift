@@ -7,7 +7,7 @@ import TestSupport
 /// of about half a megabyte: past 4 MB its items go to a temporary file), against a real server:
 /// the same bytes as ever, nothing written when a page fails, a clear error when the temporary
 /// file cannot be written.
-@Suite struct AllPagesEndToEndTests {
+@Suite(.processSlot) struct AllPagesEndToEndTests {
     static let people = PaddedPeople(pages: 12, filmsOnAPage: 1_500, filmsAlone: 5)
 
     /// The items of every page, serialised as reader writes JSON: what `items` holds.

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Bad input gets a clear error and a code before any request is made.
-@Suite struct ArgumentsAndConfigurationTests {
+@Suite(.processSlot) struct ArgumentsAndConfigurationTests {
     @Test(arguments: [
         ["posts", "../x"], ["posts", "has space"], ["posts", "abcdefghijklmnopqrstuv"], ["posts", "--limit", "0"], ["posts", "--limit", "101"],
         ["posts", "--sort", "best"], ["films", "0"], ["films", "--page", "0"], ["films", "abc"], ["films", "1", "--page", "2"],

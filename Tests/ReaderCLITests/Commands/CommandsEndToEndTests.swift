@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `reader status`, `--wait`, colour, completions, the man page and every command's help.
-@Suite struct CommandsEndToEndTests {
+@Suite(.processSlot) struct CommandsEndToEndTests {
     @Test func statusChecksEachServiceStepByStepAndExitsZeroWhenAllAreReachable() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)

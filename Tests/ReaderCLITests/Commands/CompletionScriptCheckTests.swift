@@ -6,7 +6,7 @@ import Testing
 /// ArgumentParser's check for `--generate-completion-script` is skipped while a command line that
 /// cannot ask for a script is parsed (issue 15: it was most of `reader --version`'s start-up), and
 /// nothing a person reads changes.
-@Suite struct CompletionScriptCheckTests {
+@Suite(.processSlot) struct CompletionScriptCheckTests {
     @Test(arguments: [("--generate-completion-script", true), ("--generate-completion-script=zsh", true),
                       ("--generate-completion-scriptx", true), ("--generate", false), ("completions", false),
                       ("-generate-completion-script", false), ("bash", false)])

@@ -5,7 +5,7 @@ import TestSupport
 /// The config file, through the built binary: its values reach the commands, a flag beats the
 /// environment beats the file beats the built-in default, a secret others can read is refused,
 /// and a broken file is R1002 (exit 78) naming the file, the line and the key.
-@Suite struct ConfigFileEndToEndTests {
+@Suite(.processSlot) struct ConfigFileEndToEndTests {
     /// A reader whose `$XDG_CONFIG_HOME/reader/config.toml` holds `text` with `mode`, and no
     /// service URLs in its environment unless a test puts them back.
     static func reader(config text: String?, mode: Int16 = 0o600, server: TestServer? = nil) throws -> (ReaderProcess, path: String) {

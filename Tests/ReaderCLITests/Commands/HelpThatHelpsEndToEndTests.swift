@@ -5,7 +5,7 @@ import TestSupport
 /// Help that helps, with the built binary: every command's `--help` ends with examples that are
 /// never wrapped mid-command, whatever the width; an unknown command is answered with the one
 /// meant, in reader's own error style.
-@Suite struct HelpThatHelpsEndToEndTests {
+@Suite(.processSlot) struct HelpThatHelpsEndToEndTests {
     /// Every command a user can ask help for, as its words after `reader`.
     static let commands: [[String]] = [
         [], ["posts"], ["comments"], ["films"], ["people"], ["planets"], ["species"], ["starships"], ["vehicles"],

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `reader sync swapi`, then every SWAPI command with `--offline`, against a server holding the
 /// whole data set; and the views that take many requests: --all and detail views with names.
-@Suite struct SyncAndOfflineEndToEndTests {
+@Suite(.processSlot) struct SyncAndOfflineEndToEndTests {
     static let collections = ["films", "people", "planets", "species", "starships", "vehicles"]
 
     @Test func afterSyncEverySWAPICommandWorksOffline() async throws {

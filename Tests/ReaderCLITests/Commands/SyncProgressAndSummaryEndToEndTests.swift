@@ -5,7 +5,7 @@ import TestSupport
 /// `reader sync` that knows its total: progress by service and phase, each phase's total fixed
 /// from its start; a summary grouped by code with a few ids and a hint that fits each code;
 /// plain `reader sync` saying what it needs; and help that lists only what sync takes.
-@Suite struct SyncProgressAndSummaryEndToEndTests {
+@Suite(.processSlot) struct SyncProgressAndSummaryEndToEndTests {
     /// The progress lines a terminal received: `syncing swapi, resources: 12/260` → ("swapi, resources", 12, 260).
     static func progressLines(_ shown: String) -> [(phase: String, completed: Int, total: Int)] {
         shown.components(separatedBy: "\r\u{1B}[K").compactMap { line in

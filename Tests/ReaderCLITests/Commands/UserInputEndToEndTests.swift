@@ -4,7 +4,7 @@ import TestSupport
 
 /// What a user meets when an argument, the environment or the config file is not what reader
 /// takes: the message says what is wrong and what is taken, and nothing is done on a guess.
-@Suite struct UserInputEndToEndTests {
+@Suite(.processSlot) struct UserInputEndToEndTests {
     /// A negative number after an option is its value, so the option's own check says its bounds.
     @Test(arguments: [
         (["films", "--page", "-1"], "--page must be a whole number from 1 to 10000, got -1"),

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The contract, end to end: the built `reader` binary against a real server on 127.0.0.1 that
 /// serves the recorded fixtures and injects faults, asserting stdout, stderr and the exit code.
-@Suite struct ContractEndToEndTests {
+@Suite(.processSlot) struct ContractEndToEndTests {
     /// A fault the server injects instead of the fixture, switchable between two runs.
     enum Fault: Sendable, CaseIterable {
         case htmlNotFound, corruptJSON, otherShape, htmlWith200, internalError, unavailableWithLongRetryAfter

@@ -6,7 +6,7 @@ import TestSupport
 /// The README's library example is `Examples/Films/main.swift`, a target of this package: the text
 /// the README shows is that file, and the built program does what the README says against a
 /// loopback server named by `READER_SWAPI_URL` and `READER_REDDIT_URL`.
-@Suite struct LibraryExampleEndToEndTests {
+@Suite(.processSlot) struct LibraryExampleEndToEndTests {
     static let packageRoot = PackageRoot.url
 
     /// The built example, beside `reader` in the build folder.

@@ -7,7 +7,7 @@ import TestSupport
 
 /// Credentials stay with their origin, end to end: the built binary against two servers on
 /// 127.0.0.1 (two ports, so two origins of one host), one of them redirecting to the other.
-@Suite struct OriginEndToEndTests {
+@Suite(.processSlot) struct OriginEndToEndTests {
     static let clientID = "p-jcoLKBynTLew"
     static let secret = "gko_LXELoV07ZBNUXrvWZfzE3aI"
     static let token = "token-ORIGINSECRET"

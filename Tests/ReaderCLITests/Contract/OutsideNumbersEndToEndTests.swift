@@ -7,7 +7,7 @@ import TestSupport
 /// Absurd numbers from outside — a server's headers and body, a damaged cache row, a forged token
 /// file — end in an error with its code, a stale copy, or a clean exit: never a trap (exit 132/133
 /// with a backtrace), never a wait of hours, never data silently lost.
-@Suite struct OutsideNumbersEndToEndTests {
+@Suite(.processSlot) struct OutsideNumbersEndToEndTests {
     /// The signals a trap ends a process with (SIGILL, SIGTRAP, SIGABRT), as `Process` reports them.
     static func trapped(_ result: ReaderProcess.Result) -> Bool {
         [4, 5, 6, 132, 133, 134].contains(result.status) || result.stderr.contains("Fatal error") || result.stderr.contains("Crash")
@@ -291,7 +291,7 @@ import TestSupport
 }
 
 /// What the attack on the built binary found beyond the review's list.
-@Suite struct OutsideNumbersFollowUpEndToEndTests {
+@Suite(.processSlot) struct OutsideNumbersFollowUpEndToEndTests {
     @Test func aCountBeyondWhatAllReadsIsSaidNotSilentlyCut() async throws {
         let body = try OutsideNumbersEndToEndTests.replacing(#""count": ?\d+"#, with: #""count": 1000000"#,
                                                               in: Fixtures.bytes("swapi/people_page1.json"))

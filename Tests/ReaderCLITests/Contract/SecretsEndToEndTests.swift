@@ -6,7 +6,7 @@ import TestSupport
 /// A server that echoes a credential back — the token endpoint quoting the client secret or the
 /// `Basic` credential, an API quoting the `Authorization` header in an error body or a page
 /// title — never gets it shown: not in the message, not in `--json`, not with `-v`.
-@Suite struct SecretsEndToEndTests {
+@Suite(.processSlot) struct SecretsEndToEndTests {
     static let clientID = "echo-app-id"
     static let secret = "ECHOEDSECRETVALUE42"
     static let token = "SEKRETTOKEN123abc"

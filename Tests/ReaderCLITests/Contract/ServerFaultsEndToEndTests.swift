@@ -7,7 +7,7 @@ import TestSupport
 /// Faults that are the server's, named so with the built binary: a refused certificate, an
 /// answer outside HTTP, a 304 nothing asked for, a redirect that cannot be followed, a listing
 /// whose cursor repeats, JSON that is not text.
-@Suite struct ServerFaultsEndToEndTests {
+@Suite(.processSlot) struct ServerFaultsEndToEndTests {
     static let certificates = Result { try TestCertificates() }
 
     /// Stores `film 1` in `reader`'s cache as fetched from `server`, an hour ago, without a

@@ -7,7 +7,7 @@ import TestSupport
 /// only when it would show something, a not-found page names the last page, a refused
 /// connection names its port, an empty result is said once, and Reddit's block page says how to
 /// set an app identity.
-@Suite struct TrueHintsEndToEndTests {
+@Suite(.processSlot) struct TrueHintsEndToEndTests {
     @Test func aFirstRunWithoutNetworkNamesThePortAndDoesNotSuggestOffline() async throws {
         // Given a port where nothing listens, and an empty cache.
         let refused = try TestServer.ReservedPort()

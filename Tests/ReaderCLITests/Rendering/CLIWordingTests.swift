@@ -5,7 +5,7 @@ import Testing
 
 /// reader words ReaderKit's advice and messages with its flags, variables and commands: the hints
 /// it showed when ReaderKit worded them for it, unchanged.
-@Suite struct CLIWordingTests {
+@Suite(.processSlot) struct CLIWordingTests {
     static let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: ""))
     static let serverError = ReaderError.status(StatusFailure(status: 500, url: "http://127.0.0.1:9/api/people/"))
     static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",

@@ -5,7 +5,7 @@ import TestSupport
 /// What reaches stdout, and how the process ends, whatever is outside: a body JSONDecoder reads
 /// but a strict parser would not, a full disk, a closed stdout or pipe, an argument made of escape
 /// sequences, Ctrl-\.
-@Suite struct OutputAndProcessEndToEndTests {
+@Suite(.processSlot) struct OutputAndProcessEndToEndTests {
     /// A server answering `films/` with `body`, and everything else from the fixtures.
     private func serving(films body: [UInt8]) async throws -> TestServer {
         try await TestServer { request in

@@ -5,7 +5,7 @@ import TestSupport
 /// The built `reader` on a real pseudo-terminal 40, 60, 80 and 200 columns wide: no line it
 /// shows (stdout and stderr alike) is wider than the terminal, measured here in cells with the
 /// test's own count (``TerminalWidth``), not ReaderKit's. And on a pipe, nothing is cut.
-@Suite struct TerminalWidthEndToEndTests {
+@Suite(.processSlot) struct TerminalWidthEndToEndTests {
     static let widths: [UInt16] = [40, 60, 80, 200]
 
     /// Answers like SWAPI and Reddit from the fixtures, and the shared comment thread.

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The cache under abuse, end to end with the built binary: many processes at once, writers
 /// killed mid-write, damaged and foreign files, and a cache the user may only read.
-@Suite struct CacheChaosTests {
+@Suite(.processSlot) struct CacheChaosTests {
     static let commands: [[String]] = [["films"], ["people"], ["planets"], ["species"], ["starships"], ["vehicles"],
                                        ["posts", "python"], ["posts", "popular"]]
 

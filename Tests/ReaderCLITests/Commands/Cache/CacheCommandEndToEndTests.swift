@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `reader cache` and the freshness options, as a user and a script see them.
-@Suite struct CacheCommandEndToEndTests {
+@Suite(.processSlot) struct CacheCommandEndToEndTests {
     @Test func statsExplainTheCacheToPeopleAndScripts() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The cache file: private, and never the reason a command fails.
-@Suite struct CacheFileEndToEndTests {
+@Suite(.processSlot) struct CacheFileEndToEndTests {
     @Test func theCacheFileIsPrivate() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)

@@ -6,7 +6,7 @@ import TestSupport
 /// The cache file when it is not what reader expects: read-only, not a file at all, reached
 /// through a symbolic link, or holding rows with absurd values; and a sync that cannot read a
 /// whole collection. Each runs the built `reader`.
-@Suite struct CacheFileRobustnessEndToEndTests {
+@Suite(.processSlot) struct CacheFileRobustnessEndToEndTests {
     /// EX_CANTCREAT: the cache file cannot be created, opened or written.
     static let cacheExitCode: Int32 = 73
 

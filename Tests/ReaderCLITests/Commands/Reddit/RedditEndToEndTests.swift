@@ -4,7 +4,7 @@ import TestSupport
 
 /// Reddit end to end: its error answers each as their own message and code, the comment tree,
 /// paging, and titles written to attack the terminal.
-@Suite struct RedditEndToEndTests {
+@Suite(.processSlot) struct RedditEndToEndTests {
     /// One of Reddit's error answers and what reader must make of it.
     struct Answer: Sendable, CustomTestStringConvertible {
         var name: String

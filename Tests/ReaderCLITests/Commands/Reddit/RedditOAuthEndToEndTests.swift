@@ -5,7 +5,7 @@ import TestSupport
 
 /// Application-only OAuth, end to end: one server on 127.0.0.1 plays Reddit's token endpoint and
 /// its OAuth host, and the built binary runs against it.
-@Suite struct RedditOAuthEndToEndTests {
+@Suite(.processSlot) struct RedditOAuthEndToEndTests {
     static let clientID = "p-jcoLKBynTLew"
     static let secret = "gko_LXELoV07ZBNUXrvWZfzE3aI"
 
