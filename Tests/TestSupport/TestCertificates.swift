@@ -1,8 +1,10 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Certificates made at test time with `/usr/bin/openssl`, in a temporary folder: a test
 /// authority and server certificates for 127.0.0.1 that are right, expired, not yet valid, for
 /// another name, or self-signed. Only a client told to trust ``authority`` trusts any of them.
+/// The folder is removed when the test process exits: a suite makes them once, for all its tests.
 public struct TestCertificates: Sendable {
     /// A server certificate and its private key, as PEM files.
     public struct Identity: Sendable {
@@ -31,6 +33,7 @@ public struct TestCertificates: Sendable {
     public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("reader-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        Self.removeAtExit(folder)
         let folder = self.folder
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         func openssl(_ arguments: [String]) throws {
@@ -89,8 +92,16 @@ public struct TestCertificates: Sendable {
         selfSigned = try sign("server.csr", "self-signed.pem", selfSigned: true, dates: now)
     }
 
-    /// Removes the folder.
-    public func remove() {
-        try? FileManager.default.removeItem(at: folder)
+    /// The folders made in this process, removed when it exits.
+    private static let folders = NIOLockedValueBox<[URL]>([])
+    private static let removingAtExit: Void = {
+        atexit {
+            for folder in TestCertificates.folders.withLockedValue({ $0 }) { try? FileManager.default.removeItem(at: folder) }
+        }
+    }()
+
+    private static func removeAtExit(_ folder: URL) {
+        _ = removingAtExit
+        folders.withLockedValue { $0.append(folder) }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// ArgumentParser's check for `--generate-completion-script` is skipped while a command line that
 /// cannot ask for a script is parsed (issue 15: it was most of `reader --version`'s start-up), and
 /// nothing a person reads changes.
-@Suite struct CompletionScriptCheckTests {
+@Suite(.processSlot) struct CompletionScriptCheckTests {
     @Test(arguments: [("--generate-completion-script", true), ("--generate-completion-script=zsh", true),
                       ("--generate-completion-scriptx", true), ("--generate", false), ("completions", false),
                       ("-generate-completion-script", false), ("bash", false)])
@@ -53,16 +53,16 @@ import Testing
         #expect(!skippedWords.isEmpty)
     }
 
-    @Test func aCompletionScriptIsStillGivenForTheFlag() throws {
+    @Test func aCompletionScriptIsStillGivenForTheFlag() async throws {
         let reader = ReaderProcess()
         for arguments in [["--generate-completion-script", "bash"], ["--generate-completion-script=zsh"]] {
-            let result = try reader.run(arguments)
+            let result = try await reader.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(result.stdout.contains("reader") && result.stdout.contains("max-stale"), "\(arguments)")
             #expect(!result.stdout.contains("reader-parse"), "\(arguments)")
         }
         for arguments in [["films", "--help"], ["help", "films"]] {
-            let help = try reader.run(arguments)
+            let help = try await reader.run(arguments)
             #expect(help.status == 0)
             #expect(help.stdout.contains("USAGE: reader films"), "\(arguments): \(help.stdout)")
             #expect(!help.stdout.contains("reader-parse"), "\(arguments)")

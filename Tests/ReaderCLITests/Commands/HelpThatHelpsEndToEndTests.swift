@@ -5,7 +5,7 @@ import TestSupport
 /// Help that helps, with the built binary: every command's `--help` ends with examples that are
 /// never wrapped mid-command, whatever the width; an unknown command is answered with the one
 /// meant, in reader's own error style.
-@Suite struct HelpThatHelpsEndToEndTests {
+@Suite(.processSlot) struct HelpThatHelpsEndToEndTests {
     /// Every command a user can ask help for, as its words after `reader`.
     static let commands: [[String]] = [
         [], ["posts"], ["comments"], ["films"], ["people"], ["planets"], ["species"], ["starships"], ["vehicles"],
@@ -17,13 +17,13 @@ import TestSupport
     static let programs = ["reader ", "mkdir ", "ls "]
 
     @Test(arguments: [40, 80])
-    func everyCommandsHelpEndsWithWholeExamples(columns: Int) throws {
+    func everyCommandsHelpEndsWithWholeExamples(columns: Int) async throws {
         var reader = ReaderProcess()
         reader.environment["COLUMNS"] = String(columns)
         var widest = 0
         for words in Self.commands {
             // When asking for help, as --help and as `reader help …`.
-            let help = try reader.run(words + ["--help"])
+            let help = try await reader.run(words + ["--help"])
             #expect(help.status == 0, "\(words): \(help.stderr)")
             let sections = help.stdout.components(separatedBy: "\nEXAMPLES:\n")
             try #require(sections.count == 2, "\(words) has examples: \(help.stdout)")
@@ -38,43 +38,43 @@ import TestSupport
             // The examples of a command are its own.
             let name = words.last ?? "reader"
             #expect(examples.contains { $0.contains(" \(name)") || name == "reader" }, "\(words): \(examples)")
-            let viaHelp = try reader.run(["help"] + words)
+            let viaHelp = try await reader.run(["help"] + words)
             #expect(viaHelp.stdout.hasSuffix(sections[1]), "\(words) via help")
         }
         // Some example is wider than the terminal: it was left whole, not wrapped.
         if columns == 40 { #expect(widest > 40) }
     }
 
-    @Test func theManualHasTheExamplesToo() throws {
-        let manual = try ReaderProcess().run("manual")
+    @Test func theManualHasTheExamplesToo() async throws {
+        let manual = try await ReaderProcess().run("manual")
         #expect(manual.status == 0)
         #expect(manual.stdout.contains("  reader films --search hope"), "\(manual.stdout)")
         #expect(manual.stdout.contains("  reader cache prune --older-than 12h --service swapi"))
     }
 
-    @Test func anUnknownCommandIsAnsweredWithTheOneMeant() throws {
+    @Test func anUnknownCommandIsAnsweredWithTheOneMeant() async throws {
         let reader = ReaderProcess()
 
         // A slip in a command name.
-        let film = try reader.run("film")
+        let film = try await reader.run("film")
         #expect(film.status == 64)
         #expect(film.stderr.hasPrefix("error R1001: \"film\" is not a command of reader: did you mean \"films\"?\n"), "\(film.stderr)")
         #expect(film.stderr.contains("hint: "), "\(film.stderr)")
 
         // In a subcommand, and a transposition.
-        let stat = try reader.run("cache", "stat")
+        let stat = try await reader.run("cache", "stat")
         #expect(stat.status == 64 && stat.stderr.hasPrefix("error R1001: \"stat\" is not a command of reader cache: did you mean \"stats\"?"),
                 "\(stat.stderr)")
-        let stauts = try reader.run("stauts")
+        let stauts = try await reader.run("stauts")
         #expect(stauts.stderr.hasPrefix("error R1001: \"stauts\" is not a command of reader: did you mean \"status\"?"), "\(stauts.stderr)")
 
         // Nothing near: the commands are listed instead.
-        let far = try reader.run("xyzzy")
+        let far = try await reader.run("xyzzy")
         #expect(far.status == 64 && far.stderr.contains("\"xyzzy\" is not a command of reader: the commands are films, people, planets, species, starships, vehicles, posts, comments, sync"),
                 "\(far.stderr)")
 
         // An option: the parser's own suggestion, in reader's error style.
-        let option = try reader.run("films", "--pag", "2")
+        let option = try await reader.run("films", "--pag", "2")
         #expect(option.status == 64 && option.stderr.hasPrefix("error R1001: Unknown option '--pag'. Did you mean '--page'?"),
                 "\(option.stderr)")
     }

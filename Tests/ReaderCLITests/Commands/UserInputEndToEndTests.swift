@@ -4,7 +4,7 @@ import TestSupport
 
 /// What a user meets when an argument, the environment or the config file is not what reader
 /// takes: the message says what is wrong and what is taken, and nothing is done on a guess.
-@Suite struct UserInputEndToEndTests {
+@Suite(.processSlot) struct UserInputEndToEndTests {
     /// A negative number after an option is its value, so the option's own check says its bounds.
     @Test(arguments: [
         (["films", "--page", "-1"], "--page must be a whole number from 1 to 10000, got -1"),
@@ -26,12 +26,12 @@ import TestSupport
         (["cache", "prune", "--older-than", "-1d"], "--older-than must be from 0 to 100 years, got -1d"),
     ])
     func aNegativeNumberReachesTheOptionsOwnCheck(arguments: [String], message: String) async throws {
-        let server = try await TestServer(Fixtures.route)
-        let result = try ReaderProcess(server: server).run(arguments)
-        #expect(result.status == 64, "\(arguments): \(result.stderr)")
-        #expect(result.stderr.hasPrefix("error R1001: \(message)\n"), "\(arguments): \(result.stderr)")
-        #expect(server.requests.isEmpty)
-        await server.shutdown()
+        try await withTestServer(Fixtures.route) { server in
+            let result = try await ReaderProcess(server: server).run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error R1001: \(message)\n"), "\(arguments): \(result.stderr)")
+            #expect(server.requests.isEmpty)
+        }
     }
 
     /// A time too long to hold is told the option's bounds and the time as given, not "is invalid".
@@ -41,57 +41,57 @@ import TestSupport
         (["films", "--timeout", "99999999999999999999d"], "--timeout must be more than 0 and at most 1 hour, got 99999999999999999999d"),
         (["cache", "prune", "--older-than", "3660000d"], "--older-than must be from 0 to 100 years, got 3660000d"),
     ])
-    func aTimeTooLongToHoldIsToldTheOptionsBounds(arguments: [String], message: String) throws {
-        let result = try ReaderProcess().run(arguments)
+    func aTimeTooLongToHoldIsToldTheOptionsBounds(arguments: [String], message: String) async throws {
+        let result = try await ReaderProcess().run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stderr.hasPrefix("error R1001: \(message)\n"), "\(arguments): \(result.stderr)")
     }
 
     /// A relative `$XDG_CONFIG_HOME` passed over for `~/.config` is said to be, as the file and in `--json`.
-    @Test func aRelativeXDGConfigHomeIsToldAsIgnored() throws {
+    @Test func aRelativeXDGConfigHomeIsToldAsIgnored() async throws {
         var reader = ReaderProcess()
         reader.environment["HOME"] = reader.folder.path
         reader.environment["XDG_CONFIG_HOME"] = "cfg"
         let reason = "XDG_CONFIG_HOME is relative (\"cfg\"), so it is ignored: a folder must be a full path, starting with /"
-        let config = try reader.run("config")
+        let config = try await reader.run("config")
         #expect(config.status == 0, "\(config.stderr)")
         #expect(config.stdout.hasPrefix("config file: \(reader.folder.path)/.config/reader/config.toml (none there; \(reason))\n"),
                 "\(config.stdout)")
-        let json = try reader.run("config", "--json")
+        let json = try await reader.run("config", "--json")
         let file = json.json?["config_file"] as? [String: Any]
         #expect(file?["ignored"] as? String == reason, "\(json.stdout)")
         #expect(file?["path"] as? String == reader.folder.path + "/.config/reader/config.toml")
         // A full one is used, and nothing is said.
         reader.environment["XDG_CONFIG_HOME"] = reader.folder.path
-        let used = try reader.run("config", "--json")
+        let used = try await reader.run("config", "--json")
         #expect((used.json?["config_file"] as? [String: Any])?["ignored"] is NSNull, "\(used.stdout)")
         #expect((used.json?["config_file"] as? [String: Any])?["path"] as? String == reader.folder.path + "/reader/config.toml")
     }
 
     /// The cache commands' options are taken before the subcommand's name as after it.
-    @Test func theCacheCommandsTakeTheirOptionsBeforeTheSubcommand() throws {
+    @Test func theCacheCommandsTakeTheirOptionsBeforeTheSubcommand() async throws {
         let reader = ReaderProcess()
         let path = reader.folder.appendingPathComponent("elsewhere.sqlite").path
-        let before = try reader.run("cache", "--cache-path", path, "path")
+        let before = try await reader.run("cache", "--cache-path", path, "path")
         #expect(before.status == 0, "\(before.stderr)")
         #expect(before.stdout == path + "\n")
-        let after = try reader.run("cache", "path", "--cache-path", path)
+        let after = try await reader.run("cache", "path", "--cache-path", path)
         #expect(after.status == 0 && after.stdout == path + "\n", "\(after.stderr)")
-        let json = try reader.run("cache", "--json", "--cache-path", path, "path")
+        let json = try await reader.run("cache", "--json", "--cache-path", path, "path")
         #expect(json.json?["path"] as? String == path, "\(json.stdout) \(json.stderr)")
         // Without a subcommand: stats, the default, on that file.
-        let stats = try reader.run("cache", "--cache-path", path, "--json")
+        let stats = try await reader.run("cache", "--cache-path", path, "--json")
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(stats.json?["path"] as? String == path, "\(stats.stdout)")
     }
 
     /// A relative `$HOME` is ignored as a relative `$XDG_CACHE_HOME` is, and said to be relative.
-    @Test func aRelativeHomeIsToldAsRelative() throws {
+    @Test func aRelativeHomeIsToldAsRelative() async throws {
         var reader = ReaderProcess()
         reader.environment["READER_CACHE_PATH"] = nil
         reader.environment["HOME"] = "home"
         reader.environment["XDG_CACHE_HOME"] = "cache"
-        let cache = try reader.run("cache", "path")
+        let cache = try await reader.run("cache", "path")
         #expect(cache.status == 78)
         #expect(cache.stderr.hasPrefix("""
             error R1002: no cache location: set READER_CACHE_PATH, or XDG_CACHE_HOME or HOME to a full path \
@@ -99,7 +99,7 @@ import TestSupport
             a folder must be a full path, starting with /)
 
             """), "\(cache.stderr)")
-        let config = try reader.run("config")
+        let config = try await reader.run("config")
         #expect(config.status == 0, "\(config.stderr)")
         #expect(config.stdout.hasPrefix("""
             config file: none (XDG_CONFIG_HOME is not set and HOME is relative ("home"): a folder must be a full path, starting with /)
@@ -108,55 +108,55 @@ import TestSupport
 
         // With a full HOME, the relative XDG_CACHE_HOME is still ignored.
         reader.environment["HOME"] = reader.folder.path
-        let ignored = try reader.run("cache", "path")
+        let ignored = try await reader.run("cache", "path")
         #expect(ignored.stdout == reader.folder.path + "/.cache/reader/cache.sqlite\n", "\(ignored.stderr)")
     }
 
     /// `~/` at the start of a cache path is the home folder, as a shell would have made it.
     @Test func aLeadingTildeInTheCachePathIsTheHomeFolder() async throws {
-        let server = try await TestServer(Fixtures.route)
-        var reader = ReaderProcess(server: server)
-        let home = reader.folder.path
-        reader.environment["READER_CACHE_PATH"] = "~/kept/x.sqlite"
-        let path = try reader.run("cache", "path")
-        #expect(path.status == 0 && path.stdout == home + "/kept/x.sqlite\n", "\(path.stdout) \(path.stderr)")
-        let flag = try reader.run("cache", "path", "--cache-path", "~/y.sqlite")
-        #expect(flag.status == 0 && flag.stdout == home + "/y.sqlite\n", "\(flag.stdout) \(flag.stderr)")
-        // The cache is made there.
-        let films = try reader.run("films")
-        #expect(films.status == 0, "\(films.stderr)")
-        #expect(FileManager.default.fileExists(atPath: home + "/kept/x.sqlite"))
+        try await withTestServer(Fixtures.route) { server in
+            var reader = ReaderProcess(server: server)
+            let home = reader.folder.path
+            reader.environment["READER_CACHE_PATH"] = "~/kept/x.sqlite"
+            let path = try await reader.run("cache", "path")
+            #expect(path.status == 0 && path.stdout == home + "/kept/x.sqlite\n", "\(path.stdout) \(path.stderr)")
+            let flag = try await reader.run("cache", "path", "--cache-path", "~/y.sqlite")
+            #expect(flag.status == 0 && flag.stdout == home + "/y.sqlite\n", "\(flag.stdout) \(flag.stderr)")
+            // The cache is made there.
+            let films = try await reader.run("films")
+            #expect(films.status == 0, "\(films.stderr)")
+            #expect(FileManager.default.fileExists(atPath: home + "/kept/x.sqlite"))
 
-        reader.environment["READER_CACHE_PATH"] = "~other/x.sqlite"
-        let other = try reader.run("cache", "path")
-        #expect(other.status == 78)
-        #expect(other.stderr.hasPrefix("""
-            error R1002: READER_CACHE_PATH starts with ~name ("~other/x.sqlite"), another user's folder, which reader does not look up: give a full path
+            reader.environment["READER_CACHE_PATH"] = "~other/x.sqlite"
+            let other = try await reader.run("cache", "path")
+            #expect(other.status == 78)
+            #expect(other.stderr.hasPrefix("""
+                error R1002: READER_CACHE_PATH starts with ~name ("~other/x.sqlite"), another user's folder, which reader does not look up: give a full path
 
-            """), "\(other.stderr)")
-        reader.environment["READER_CACHE_PATH"] = "~/x.sqlite"
-        reader.environment["HOME"] = "home"
-        let relative = try reader.run("cache", "path")
-        #expect(relative.status == 78)
-        #expect(relative.stderr.hasPrefix("""
-            error R1002: READER_CACHE_PATH starts with ~ ("~/x.sqlite"), but HOME is relative ("home"): give a full path
+                """), "\(other.stderr)")
+            reader.environment["READER_CACHE_PATH"] = "~/x.sqlite"
+            reader.environment["HOME"] = "home"
+            let relative = try await reader.run("cache", "path")
+            #expect(relative.status == 78)
+            #expect(relative.stderr.hasPrefix("""
+                error R1002: READER_CACHE_PATH starts with ~ ("~/x.sqlite"), but HOME is relative ("home"): give a full path
 
-            """), "\(relative.stderr)")
-        let relativeFlag = try reader.run("cache", "path", "--cache-path", "~/x.sqlite")
-        #expect(relativeFlag.status == 64)
-        #expect(relativeFlag.stderr.hasPrefix("""
-            error R1001: --cache-path starts with ~ ("~/x.sqlite"), but HOME is relative ("home"): give a full path
+                """), "\(relative.stderr)")
+            let relativeFlag = try await reader.run("cache", "path", "--cache-path", "~/x.sqlite")
+            #expect(relativeFlag.status == 64)
+            #expect(relativeFlag.stderr.hasPrefix("""
+                error R1001: --cache-path starts with ~ ("~/x.sqlite"), but HOME is relative ("home"): give a full path
 
-            """), "\(relativeFlag.stderr)")
-        await server.shutdown()
+                """), "\(relativeFlag.stderr)")
+        }
     }
 
     /// An escape character in a service URL is refused, as a space or a CR is, and never shown.
     @Test(arguments: ["\u{1B}]0;owned\u{07}", "\u{7F}", "\u{9B}31m"])
-    func aControlCharacterInAServiceURLIsRefused(control: String) throws {
+    func aControlCharacterInAServiceURLIsRefused(control: String) async throws {
         var reader = ReaderProcess()
         reader.environment["READER_SWAPI_URL"] = "http://127.0.0.1:9/a" + control + "pi"
-        let result = try reader.run("films")
+        let result = try await reader.run("films")
         #expect(result.status == 78)
         let code = String(format: "U+%04X", control.unicodeScalars.first!.value)
         #expect(result.stderr.hasPrefix("error R1002: READER_SWAPI_URL holds a control character (\(code)), which no URL may hold: \"http://127.0.0.1:9/a"),
@@ -165,10 +165,10 @@ import TestSupport
     }
 
     /// A client id too long is told the rule applied, its length with it.
-    @Test func aClientIDTooLongIsToldTheRuleApplied() throws {
+    @Test func aClientIDTooLongIsToldTheRuleApplied() async throws {
         var reader = ReaderProcess()
         reader.environment["READER_REDDIT_CLIENT_ID"] = String(repeating: "a", count: 256)
-        let result = try reader.run("posts", "popular")
+        let result = try await reader.run("posts", "popular")
         #expect(result.status == 78)
         #expect(result.stderr.hasPrefix("""
             error R1002: READER_REDDIT_CLIENT_ID is not a Reddit client id: it must be 1 to 100 printable ASCII characters, without spaces or ':'

@@ -6,7 +6,7 @@ import TestSupport
 /// The README's library example is `Examples/Films/main.swift`, a target of this package: the text
 /// the README shows is that file, and the built program does what the README says against a
 /// loopback server named by `READER_SWAPI_URL` and `READER_REDDIT_URL`.
-@Suite struct LibraryExampleEndToEndTests {
+@Suite(.processSlot) struct LibraryExampleEndToEndTests {
     static let packageRoot = PackageRoot.url
 
     /// The built example, beside `reader` in the build folder.
@@ -45,64 +45,64 @@ import TestSupport
     }
 
     @Test func theExampleReadsTheServicesTheEnvironmentNamesAndCachesInTheTemporaryFolder() async throws {
-        let server = try await TestServer(Self.route)
-        let example = Self.example(server: server)
-        let result = try example.launch(["python"], executable: Self.executable).wait()
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == Self.films + Self.posts)
-        #expect(result.stderr == "")
-        #expect(server.requests.map(\.target) == ["/api/films/", "/r/python/hot.json?limit=5&raw_json=1"])
-        #expect(FileManager.default.fileExists(atPath: example.folder.appendingPathComponent("films-example.sqlite").path))
-        await server.shutdown()
+        try await withTestServer(Self.route) { server in
+            let example = Self.example(server: server)
+            let result = try await example.run(["python"], executable: Self.executable)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == Self.films + Self.posts)
+            #expect(result.stderr == "")
+            #expect(server.requests.map(\.target) == ["/api/films/", "/r/python/hot.json?limit=5&raw_json=1"])
+            #expect(FileManager.default.fileExists(atPath: example.folder.appendingPathComponent("films-example.sqlite").path))
+        }
     }
 
     @Test func aFailedRequestFallsBackToTheCopyTheExampleCachedAndSaysWhy() async throws {
         let redditIsDown = NIOLockedValueBox(false)
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             guard request.path.hasPrefix("/r/"), redditIsDown.withLockedValue({ $0 }) else { return Self.route(request) }
             // A 500 without Retry-After is not retried: the posts cached by the first run are served.
             return .respond(status: 500, headers: [("Content-Type", "text/html")], body: Array("<html>down</html>".utf8))
+        } body: { server in
+            let example = Self.example(server: server)
+            #expect(try await example.run(["python"], executable: Self.executable).status == 0)
+            redditIsDown.withLockedValue { $0 = true }
+            let result = try await example.run(["python"], executable: Self.executable)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.prefix(11).joined(separator: "\n") + "\n" == Self.films + Self.posts)
+            try #require(lines.count == 14 && lines[13] == "", "\(result.stdout)")
+            #expect(lines[11].wholeMatch(of: /\(posts from the cache, [01] s old: the request failed with H500\)/) != nil, "\(lines[11])")
+            #expect(lines[12].wholeMatch(of: /notice H500: showing cached data from [01] s ago: the server answered 500 Internal Server Error/) != nil,
+                    "\(lines[12])")
+            #expect(server.requests.map(\.path) == ["/api/films/", "/r/python/hot.json", "/r/python/hot.json"],
+                    "the films were fresh in the cache: SWAPI was asked once")
         }
-        let example = Self.example(server: server)
-        #expect(try example.launch(["python"], executable: Self.executable).wait().status == 0)
-        redditIsDown.withLockedValue { $0 = true }
-        let result = try example.launch(["python"], executable: Self.executable).wait()
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.prefix(11).joined(separator: "\n") + "\n" == Self.films + Self.posts)
-        try #require(lines.count == 14 && lines[13] == "", "\(result.stdout)")
-        #expect(lines[11].wholeMatch(of: /\(posts from the cache, [01] s old: the request failed with H500\)/) != nil, "\(lines[11])")
-        #expect(lines[12].wholeMatch(of: /notice H500: showing cached data from [01] s ago: the server answered 500 Internal Server Error/) != nil,
-                "\(lines[12])")
-        #expect(server.requests.map(\.path) == ["/api/films/", "/r/python/hot.json", "/r/python/hot.json"],
-                "the films were fresh in the cache: SWAPI was asked once")
-        await server.shutdown()
     }
 
     @Test func aFailureIsReportedWithItsCodeAndItsExitCodeAsANumber() async throws {
-        let server = try await TestServer(Self.route)
-        let example = Self.example(server: server)
-        let notFound = try example.launch(["a+b"], executable: Self.executable).wait()
-        #expect(notFound.status == 66)
-        #expect(notFound.stdout == Self.films + """
-            error A404: r/a+b does not exist
-              check the spelling; Reddit.posts(subreddit: nil) reads the front page
-              exit code 66
+        try await withTestServer(Self.route) { server in
+            let example = Self.example(server: server)
+            let notFound = try await example.run(["a+b"], executable: Self.executable)
+            #expect(notFound.status == 66)
+            #expect(notFound.stdout == Self.films + """
+                error A404: r/a+b does not exist
+                  check the spelling; Reddit.posts(subreddit: nil) reads the front page
+                  exit code 66
 
-            """)
+                """)
 
-        var misconfigured = example
-        misconfigured.environment["READER_SWAPI_URL"] = "ftp://127.0.0.1/api"
-        let refused = try misconfigured.launch(["python"], executable: Self.executable).wait()
-        #expect(refused.status == 78)
-        #expect(refused.stdout == """
-            error R1002: READER_SWAPI_URL is not an http or https URL with a host: "ftp://127.0.0.1/api"
-              fix the configuration value named above, or leave it out to use the default
-              exit code 78
+            var misconfigured = example
+            misconfigured.environment["READER_SWAPI_URL"] = "ftp://127.0.0.1/api"
+            let refused = try await misconfigured.run(["python"], executable: Self.executable)
+            #expect(refused.status == 78)
+            #expect(refused.stdout == """
+                error R1002: READER_SWAPI_URL is not an http or https URL with a host: "ftp://127.0.0.1/api"
+                  fix the configuration value named above, or leave it out to use the default
+                  exit code 78
 
-            """)
-        #expect(server.requests.count == 2, "nothing was asked with a broken configuration")
-        await server.shutdown()
+                """)
+            #expect(server.requests.count == 2, "nothing was asked with a broken configuration")
+        }
     }
 
     /// The example's environment: the server's URLs, and a private temporary folder for its cache.

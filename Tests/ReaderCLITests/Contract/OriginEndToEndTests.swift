@@ -7,17 +7,19 @@ import TestSupport
 
 /// Credentials stay with their origin, end to end: the built binary against two servers on
 /// 127.0.0.1 (two ports, so two origins of one host), one of them redirecting to the other.
-@Suite struct OriginEndToEndTests {
+@Suite(.processSlot) struct OriginEndToEndTests {
     static let clientID = "p-jcoLKBynTLew"
     static let secret = "gko_LXELoV07ZBNUXrvWZfzE3aI"
     static let token = "token-ORIGINSECRET"
 
     /// Reddit's token endpoint and OAuth host on one server, whose listing path answers with
     /// `redirect` (the full Location) when one is set, and the listing to a request with the token.
-    final class FakeOAuthReddit: Sendable {
+    final class FakeOAuthReddit: ShutsDown, Sendable {
         let redirect = NIOLockedValueBox<String?>(nil)
         let tokenAnswer = NIOLockedValueBox<TestServer.Reply?>(nil)
         let server: TestServer
+
+        func shutdown() async { await server.shutdown() }
 
         init() async throws {
             let redirect = self.redirect
@@ -62,88 +64,88 @@ import TestSupport
 
     @Test func aRedirectFromTheOAuthHostToAnotherPortIsRefusedAndGetsNoToken() async throws {
         // Given the OAuth host redirecting to the same host on another port
-        let reddit = try await FakeOAuthReddit()
-        let elsewhere = try await TestServer(Fixtures.route)
-        reddit.redirect.withLockedValue { $0 = "http://127.0.0.1:\(elsewhere.port)/r/popular/hot?limit=25&raw_json=1" }
+        try await withShutdown(of: FakeOAuthReddit()) { reddit in
+            try await withTestServer(Fixtures.route) { elsewhere in
+                reddit.redirect.withLockedValue { $0 = "http://127.0.0.1:\(elsewhere.port)/r/popular/hot?limit=25&raw_json=1" }
 
-        // When reader follows the listing there
-        let result = try reader(withAppIdentity: reddit).run("posts", "popular", "-v")
+                // When reader follows the listing there
+                let result = try await reader(withAppIdentity: reddit).run("posts", "popular", "-v")
 
-        // Then the other port never sees the token (nor any request), and the refusal names it
-        #expect(elsewhere.requests.allSatisfy { $0.headers["authorization"] == nil })
-        #expect(elsewhere.requests.isEmpty)
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.stderr.contains("error T1010: refused to follow a redirect to http://127.0.0.1:\(elsewhere.port)/r/popular/hot: "
-            + "it leaves http://127.0.0.1:\(reddit.server.port) for another origin"), "\(result.stderr)")
-        #expect(!result.stderr.contains("ORIGINSECRET") && !result.stdout.contains("ORIGINSECRET"))
-        await reddit.server.shutdown()
-        await elsewhere.shutdown()
+                // Then the other port never sees the token (nor any request), and the refusal names it
+                #expect(elsewhere.requests.allSatisfy { $0.headers["authorization"] == nil })
+                #expect(elsewhere.requests.isEmpty)
+                #expect(result.status == 76, "\(result.stderr)")
+                #expect(result.stderr.contains("error T1010: refused to follow a redirect to http://127.0.0.1:\(elsewhere.port)/r/popular/hot: "
+                    + "it leaves http://127.0.0.1:\(reddit.server.port) for another origin"), "\(result.stderr)")
+                #expect(!result.stderr.contains("ORIGINSECRET") && !result.stdout.contains("ORIGINSECRET"))
+            }
+        }
     }
 
     @Test func aRedirectWithinTheOAuthOriginKeepsTheToken() async throws {
         // Given the OAuth host redirecting to another path of its own origin, written absolute
-        let reddit = try await FakeOAuthReddit()
-        reddit.redirect.withLockedValue { $0 = "\(reddit.server.baseURL.uppercased())/r/popular/moved?limit=25&raw_json=1" }
+        try await withShutdown(of: FakeOAuthReddit()) { reddit in
+            reddit.redirect.withLockedValue { $0 = "\(reddit.server.baseURL.uppercased())/r/popular/moved?limit=25&raw_json=1" }
 
-        // When
-        let result = try reader(withAppIdentity: reddit).run("posts", "popular", "--json")
+            // When
+            let result = try await reader(withAppIdentity: reddit).run("posts", "popular", "--json")
 
-        // Then the redirect is followed with the token, and the listing is shown
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(reddit.apiRequests.map(\.target) == ["/r/popular/hot?limit=25&raw_json=1", "/r/popular/moved?limit=25&raw_json=1"])
-        #expect(reddit.apiRequests.map { $0.headers["authorization"] } == ["bearer \(Self.token)", "bearer \(Self.token)"])
-        #expect((result.json?["items"] as? [Any])?.isEmpty == false, "\(result.stdout.prefix(300))")
-        await reddit.server.shutdown()
+            // Then the redirect is followed with the token, and the listing is shown
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(reddit.apiRequests.map(\.target) == ["/r/popular/hot?limit=25&raw_json=1", "/r/popular/moved?limit=25&raw_json=1"])
+            #expect(reddit.apiRequests.map { $0.headers["authorization"] } == ["bearer \(Self.token)", "bearer \(Self.token)"])
+            #expect((result.json?["items"] as? [Any])?.isEmpty == false, "\(result.stdout.prefix(300))")
+        }
     }
 
     @Test func aTokenRequestThatFailsIsNotRetriedLikeAGet() async throws {
         // Given a token endpoint that is unavailable, and retries allowed
-        let reddit = try await FakeOAuthReddit()
-        reddit.tokenAnswer.withLockedValue { $0 = .json(Array("{}".utf8), status: 503) }
+        try await withShutdown(of: FakeOAuthReddit()) { reddit in
+            reddit.tokenAnswer.withLockedValue { $0 = .json(Array("{}".utf8), status: 503) }
 
-        // When
-        let result = try reader(withAppIdentity: reddit).run("posts", "popular", "--retries", "3", "--json")
+            // When
+            let result = try await reader(withAppIdentity: reddit).run("posts", "popular", "--retries", "3", "--json")
 
-        // Then the POST was sent once, and its failure is shown
-        #expect(reddit.tokenRequests.count == 1)
-        #expect(reddit.apiRequests.isEmpty)
-        #expect(result.errorJSON?["code"] as? String == "H503", "\(result.stderr)")
-        #expect(result.status == 69)
-        await reddit.server.shutdown()
+            // Then the POST was sent once, and its failure is shown
+            #expect(reddit.tokenRequests.count == 1)
+            #expect(reddit.apiRequests.isEmpty)
+            #expect(result.errorJSON?["code"] as? String == "H503", "\(result.stderr)")
+            #expect(result.status == 69)
+        }
     }
 
     // MARK: - Userinfo
 
     @Test func aRedirectWithAUserNameAndPasswordIsNeitherFollowedNorShown() async throws {
         // Given a Location with userinfo, to what is otherwise the same origin
-        let server = try await redirecting { request in
+        try await withShutdown(of: redirecting { request in
             request.query["moved"] == nil ? "http://spy:hunter2@127.0.0.1:\(request.headers["host"]?.split(separator: ":").last ?? "")/api/films/?moved=1" : nil
-        }
-        let reader = ReaderProcess(server: server)
+        }) { server in
+            let reader = ReaderProcess(server: server)
 
-        for arguments in [["films", "-v"], ["films", "-v", "--json"]] {
-            // When
-            let result = try reader.run(arguments)
+            for arguments in [["films", "-v"], ["films", "-v", "--json"]] {
+                // When
+                let result = try await reader.run(arguments)
 
-            // Then it is refused, and neither the name nor the password appears anywhere
-            #expect(result.status == 76, "\(result.stderr)")
-            for secret in ["hunter2", "spy"] {
-                #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(arguments): \(result.stderr)")
+                // Then it is refused, and neither the name nor the password appears anywhere
+                #expect(result.status == 76, "\(result.stderr)")
+                for secret in ["hunter2", "spy"] {
+                    #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(arguments): \(result.stderr)")
+                }
+                if arguments.contains("--json") {
+                    // With -v the log comes first on stderr; the error object is its last line.
+                    let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+                    let error = ((try? JSONSerialization.jsonObject(with: Data(last.utf8))) as? [String: Any])?["error"] as? [String: Any]
+                    #expect(error?["code"] as? String == "T1010", "\(result.stderr)")
+                    #expect(error?["message"] as? String
+                        == "refused to follow a redirect to http://127.0.0.1:\(server.port)/api/films/: its Location holds a user name or password")
+                } else {
+                    #expect(result.stderr.contains("error T1010: refused to follow a redirect to http://127.0.0.1:\(server.port)/api/films/: "
+                        + "its Location holds a user name or password"), "\(result.stderr)")
+                }
             }
-            if arguments.contains("--json") {
-                // With -v the log comes first on stderr; the error object is its last line.
-                let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
-                let error = ((try? JSONSerialization.jsonObject(with: Data(last.utf8))) as? [String: Any])?["error"] as? [String: Any]
-                #expect(error?["code"] as? String == "T1010", "\(result.stderr)")
-                #expect(error?["message"] as? String
-                    == "refused to follow a redirect to http://127.0.0.1:\(server.port)/api/films/: its Location holds a user name or password")
-            } else {
-                #expect(result.stderr.contains("error T1010: refused to follow a redirect to http://127.0.0.1:\(server.port)/api/films/: "
-                    + "its Location holds a user name or password"), "\(result.stderr)")
-            }
+            #expect(server.requests.map(\.target) == ["/api/films/", "/api/films/"], "the redirect was never followed")
         }
-        #expect(server.requests.map(\.target) == ["/api/films/", "/api/films/"], "the redirect was never followed")
-        await server.shutdown()
     }
 
     // MARK: - Anonymous reads
@@ -151,50 +153,50 @@ import TestSupport
     @Test(arguments: [["films"], ["posts", "python"]])
     func aRedirectToAnotherOriginIsRefusedForAnonymousReads(_ arguments: [String]) async throws {
         // Given SWAPI or Reddit redirecting to another port of its host
-        let elsewhere = try await TestServer(Fixtures.route)
-        let server = try await redirecting { "http://127.0.0.1:\(elsewhere.port)\($0.target)" }
+        try await withTestServer(Fixtures.route) { elsewhere in
+            try await withShutdown(of: redirecting { "http://127.0.0.1:\(elsewhere.port)\($0.target)" }) { server in
 
-        // When
-        let result = try ReaderProcess(server: server).run(arguments + ["--json"])
+                // When
+                let result = try await ReaderProcess(server: server).run(arguments + ["--json"])
 
-        // Then
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.errorJSON?["code"] as? String == "T1010")
-        let message = result.errorJSON?["message"] as? String ?? ""
-        #expect(message.hasPrefix("refused to follow a redirect to http://127.0.0.1:\(elsewhere.port)/"), "\(message)")
-        #expect(message.hasSuffix("it leaves http://127.0.0.1:\(server.port) for another origin"), "\(message)")
-        #expect(elsewhere.requests.isEmpty)
-        await server.shutdown()
-        await elsewhere.shutdown()
+                // Then
+                #expect(result.status == 76, "\(result.stderr)")
+                #expect(result.errorJSON?["code"] as? String == "T1010")
+                let message = result.errorJSON?["message"] as? String ?? ""
+                #expect(message.hasPrefix("refused to follow a redirect to http://127.0.0.1:\(elsewhere.port)/"), "\(message)")
+                #expect(message.hasSuffix("it leaves http://127.0.0.1:\(server.port) for another origin"), "\(message)")
+                #expect(elsewhere.requests.isEmpty)
+            }
+        }
     }
 
     @Test func anUpgradeFromHTTPToHTTPSOnTheSameHostIsFollowed() async throws {
         // Given a redirect to https on the same host, where a plain-text server answers the handshake
-        let plain = try await PlainTextListener()
-        let server = try await redirecting { "https://127.0.0.1:\(plain.port)\($0.target)" }
+        try await withShutdown(of: PlainTextListener()) { plain in
+            try await withShutdown(of: redirecting { "https://127.0.0.1:\(plain.port)\($0.target)" }) { server in
 
-        // When
-        let result = try ReaderProcess(server: server).run("films", "--json", "--retries", "0")
+                // When
+                let result = try await ReaderProcess(server: server).run("films", "--json", "--retries", "0")
 
-        // Then reader went there (and failed the TLS handshake): the redirect was not refused
-        #expect(plain.connections.withLockedValue { $0 } == 1)
-        #expect(result.errorJSON?["code"] as? String == "T1200", "\(result.stderr)")
-        #expect(result.status == 76)
-        await server.shutdown()
-        await plain.shutdown()
+                // Then reader went there (and failed the TLS handshake): the redirect was not refused
+                #expect(plain.connections.withLockedValue { $0 } == 1)
+                #expect(result.errorJSON?["code"] as? String == "T1200", "\(result.stderr)")
+                #expect(result.status == 76)
+            }
+        }
     }
 
     // MARK: - Ports outside 1…65535
 
     @Test(arguments: ["READER_SWAPI_URL", "READER_REDDIT_URL", "READER_REDDIT_OAUTH_URL"])
-    func aBaseURLWithAPortOutOfRangeIsAConfigurationError(_ variable: String) throws {
+    func aBaseURLWithAPortOutOfRangeIsAConfigurationError(_ variable: String) async throws {
         // Given
         var reader = ReaderProcess()
         reader.environment[variable] = "http://127.0.0.1:99999/api"
         if variable == "READER_REDDIT_OAUTH_URL" { reader.environment["READER_REDDIT_CLIENT_ID"] = Self.clientID }
 
         // When
-        let result = try reader.run(variable == "READER_SWAPI_URL" ? "films" : "posts")
+        let result = try await reader.run(variable == "READER_SWAPI_URL" ? "films" : "posts")
 
         // Then R1002, exit 78, and no trap
         #expect(result.status == 78, "\(result.stderr)")
@@ -205,23 +207,23 @@ import TestSupport
     @Test(arguments: ["99999", "0", "99999999999999999999"])
     func aRedirectToAPortOutOfRangeIsRefused(_ port: String) async throws {
         // Given
-        let server = try await redirecting { _ in "http://127.0.0.1:\(port)/api/films/" }
+        try await withShutdown(of: redirecting { _ in "http://127.0.0.1:\(port)/api/films/" }) { server in
 
-        // When
-        let result = try ReaderProcess(server: server).run("films")
+            // When
+            let result = try await ReaderProcess(server: server).run("films")
 
-        // Then refused before SwiftNIO sees it: no trap, no connection to port 80
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error T1010: refused to follow a redirect to http://127.0.0.1:\(port)/api/films/: "
-            + "its port is outside 1…65535"), "\(result.stderr)")
-        #expect(!result.stderr.contains("Fatal error"))
-        await server.shutdown()
+            // Then refused before SwiftNIO sees it: no trap, no connection to port 80
+            #expect(result.status == 76, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error T1010: refused to follow a redirect to http://127.0.0.1:\(port)/api/films/: "
+                + "its port is outside 1…65535"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"))
+        }
     }
 }
 
 /// Accepts connections and answers each at once with plain-text HTTP, before any request: a TLS
 /// client's handshake fails on it. Counts the connections.
-final class PlainTextListener: Sendable {
+final class PlainTextListener: ShutsDown, Sendable {
     let connections = NIOLockedValueBox(0)
     private let channel: any Channel
     let port: Int

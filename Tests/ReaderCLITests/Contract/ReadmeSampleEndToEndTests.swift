@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The README's samples are what the built `reader` prints, so that they cannot drift from it.
-@Suite struct ReadmeSampleEndToEndTests {
+@Suite(.processSlot) struct ReadmeSampleEndToEndTests {
     /// SWAPI's names for the people of film 1 whom no fixture holds (the fixtures' pages hold
     /// people 1 to 10): each is answered on people/1's shape under its own name.
     static let peopleOfFilmOneBeyondTheFixtures = [12: "Wilhuff Tarkin", 13: "Chewbacca", 14: "Han Solo", 15: "Greedo",
@@ -40,16 +40,16 @@ import TestSupport
 
     @Test func theFilmsOneSampleIsTheRealOutputAtAHundredColumns() async throws {
         let resources = try Self.linkedResources()
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             resources[request.path].map { .json($0) } ?? .respond(status: 404, headers: [], body: [])
+        } body: { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["COLUMNS"] = "100"
+            let result = try await reader.run("films", "1")
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+            let shown = result.stdout.split(separator: "\n").map(String.init)
+            #expect(shown.contains { $0.hasPrefix("Characters     Luke Skywalker") })
+            #expect(try Self.sample(of: "reader films 1") == shown)
         }
-        var reader = ReaderProcess(server: server)
-        reader.environment["COLUMNS"] = "100"
-        let result = try reader.run("films", "1")
-        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
-        let shown = result.stdout.split(separator: "\n").map(String.init)
-        #expect(shown.contains { $0.hasPrefix("Characters     Luke Skywalker") })
-        #expect(try Self.sample(of: "reader films 1") == shown)
-        await server.shutdown()
     }
 }

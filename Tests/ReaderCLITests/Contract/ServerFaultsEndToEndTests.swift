@@ -7,7 +7,7 @@ import TestSupport
 /// Faults that are the server's, named so with the built binary: a refused certificate, an
 /// answer outside HTTP, a 304 nothing asked for, a redirect that cannot be followed, a listing
 /// whose cursor repeats, JSON that is not text.
-@Suite struct ServerFaultsEndToEndTests {
+@Suite(.processSlot) struct ServerFaultsEndToEndTests {
     static let certificates = Result { try TestCertificates() }
 
     /// Stores `film 1` in `reader`'s cache as fetched from `server`, an hour ago, without a
@@ -28,61 +28,61 @@ import TestSupport
 
     @Test func anExpiredCertificateServesTheCachedCopyAndSaysWhy() async throws {
         // Given a copy of film 1, and a server whose certificate expired (and is self-signed).
-        let server = try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        try cacheFilmOne(for: reader, from: server)
+        try await withTestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            try cacheFilmOne(for: reader, from: server)
 
-        // When asking the network for it.
-        let result = try reader.run("films", "1", "--max-age", "0s")
+            // When asking the network for it.
+            let result = try await reader.run("films", "1", "--max-age", "0s")
 
-        // Then the copy is shown, with a notice that names the expired certificate.
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("A New Hope"), "\(result.stdout)")
-        #expect(result.stderr.contains("notice T1201: showing cached data from 1 h ago: the certificate of 127.0.0.1 has expired (on 2020-02-01)"),
-                "\(result.stderr)")
-        #expect(server.requests.isEmpty, "no request was sent over the refused connection")
-        await server.shutdown()
+            // Then the copy is shown, with a notice that names the expired certificate.
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("A New Hope"), "\(result.stdout)")
+            #expect(result.stderr.contains("notice T1201: showing cached data from 1 h ago: the certificate of 127.0.0.1 has expired (on 2020-02-01)"),
+                    "\(result.stderr)")
+            #expect(server.requests.isEmpty, "no request was sent over the refused connection")
+        }
     }
 
     @Test func anExpiredCertificateWithNothingCachedIsTheServicesToFix() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route)
-        let reader = ReaderProcess(server: server)
+        try await withTestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
 
-        let result = try reader.run("films", "1", "--verbose")
+            let result = try await reader.run("films", "1", "--verbose")
 
-        #expect(result.status == 69, "\(result.stderr)")
-        #expect(result.stderr.contains("\nerror T1201: the certificate of 127.0.0.1 has expired (on 2020-02-01)\n"), "\(result.stderr)")
-        #expect(result.stderr.contains("hint: only the service can renew its certificate; try again later"), "\(result.stderr)")
-        #expect(!result.stderr.contains("check the service address"), "\(result.stderr)")
-        // --verbose says what the TLS library said, without the folders it was built in.
-        let detail = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("  detail: ") })
-        #expect(detail.contains("CERTIFICATE_VERIFY_FAILED") && !detail.contains("swift-nio-ssl") && !detail.contains(".cc:"), "\(detail)")
-        await server.shutdown()
+            #expect(result.status == 69, "\(result.stderr)")
+            #expect(result.stderr.contains("\nerror T1201: the certificate of 127.0.0.1 has expired (on 2020-02-01)\n"), "\(result.stderr)")
+            #expect(result.stderr.contains("hint: only the service can renew its certificate; try again later"), "\(result.stderr)")
+            #expect(!result.stderr.contains("check the service address"), "\(result.stderr)")
+            // --verbose says what the TLS library said, without the folders it was built in.
+            let detail = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("  detail: ") })
+            #expect(detail.contains("CERTIFICATE_VERIFY_FAILED") && !detail.contains("swift-nio-ssl") && !detail.contains(".cc:"), "\(detail)")
+        }
     }
 
     @Test func aSelfSignedCertificateIsT1203() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().selfSigned, Fixtures.route)
-        let result = try ReaderProcess(server: server).run("films", "1", "--json")
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.errorJSON?["code"] as? String == "T1203", "\(result.stderr)")
-        #expect((result.errorJSON?["suggestion"] as? String)?.hasPrefix("a network that intercepts secure connections") == true, "\(result.stderr)")
-        await server.shutdown()
+        try await withTestServer(tls: try Self.certificates.get().selfSigned, Fixtures.route) { server in
+            let result = try await ReaderProcess(server: server).run("films", "1", "--json")
+            #expect(result.status == 76, "\(result.stderr)")
+            #expect(result.errorJSON?["code"] as? String == "T1203", "\(result.stderr)")
+            #expect((result.errorJSON?["suggestion"] as? String)?.hasPrefix("a network that intercepts secure connections") == true, "\(result.stderr)")
+        }
     }
 
     // MARK: - Answers outside HTTP
 
     @Test func twoContentLengthsAreTheServersFaultNotTheConnections() async throws {
-        let server = try await TestServer { _ in
+        try await withTestServer { _ in
             .raw(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}".utf8))
+        } body: { server in
+            let result = try await ReaderProcess(server: server).run("films", "--retries", "0")
+            #expect(result.status == 76, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error T1011: 127.0.0.1 answered outside HTTP: two Content-Lengths, or one where none may be\n"),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
+                    "\(result.stderr)")
+            #expect(!result.stderr.contains("check your connection"), "\(result.stderr)")
         }
-        let result = try ReaderProcess(server: server).run("films", "--retries", "0")
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error T1011: 127.0.0.1 answered outside HTTP: two Content-Lengths, or one where none may be\n"),
-                "\(result.stderr)")
-        #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix; try again later, or tell the service"),
-                "\(result.stderr)")
-        #expect(!result.stderr.contains("check your connection"), "\(result.stderr)")
-        await server.shutdown()
     }
 
     // MARK: - 304 and redirects
@@ -90,48 +90,48 @@ import TestSupport
     @Test func a304ToARequestThatWasNotConditionalServesTheCopy() async throws {
         // Given film 1 cached from an answer without ETag or Last-Modified.
         let notModified = NIOLockedValueBox(false)
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             notModified.withLockedValue { $0 }
                 ? .respond(status: 304, headers: [], body: [])
                 : .json(Fixtures.bytes("swapi/films_1.json"))
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films", "1").status == 0)
+
+            // When the server answers 304 to the next request, which had nothing to be conditional on.
+            notModified.withLockedValue { $0 = true }
+            let result = try await reader.run("films", "1", "--max-age", "0s")
+
+            // Then the copy is shown, as for any 304: confirmed, not served stale in place of an error.
+            let asked = server.requests.filter { $0.path == "/api/films/1/" }
+            #expect(asked.count == 2)
+            #expect(asked.allSatisfy { $0.headers["if-none-match"] == nil && $0.headers["if-modified-since"] == nil })
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("A New Hope"), "\(result.stdout)")
+            #expect(!result.stderr.contains("H304") && !result.stderr.contains("showing cached data"), "\(result.stderr)")
         }
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films", "1").status == 0)
-
-        // When the server answers 304 to the next request, which had nothing to be conditional on.
-        notModified.withLockedValue { $0 = true }
-        let result = try reader.run("films", "1", "--max-age", "0s")
-
-        // Then the copy is shown, as for any 304: confirmed, not served stale in place of an error.
-        let asked = server.requests.filter { $0.path == "/api/films/1/" }
-        #expect(asked.count == 2)
-        #expect(asked.allSatisfy { $0.headers["if-none-match"] == nil && $0.headers["if-modified-since"] == nil })
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("A New Hope"), "\(result.stdout)")
-        #expect(!result.stderr.contains("H304") && !result.stderr.contains("showing cached data"), "\(result.stderr)")
-        await server.shutdown()
     }
 
     @Test func a304WithNothingCachedIsTheServersFault() async throws {
-        let server = try await TestServer { _ in .respond(status: 304, headers: [], body: []) }
-        let result = try ReaderProcess(server: server).run("films", "1")
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error H304: the server answered 304 Not Modified to a request with no cached copy to confirm\n"),
-                "\(result.stderr)")
-        #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(result.stderr)")
-        #expect(!result.stderr.contains("arguments"), "\(result.stderr)")
-        await server.shutdown()
+        try await withTestServer { _ in .respond(status: 304, headers: [], body: []) } body: { server in
+            let result = try await ReaderProcess(server: server).run("films", "1")
+            #expect(result.status == 76, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error H304: the server answered 304 Not Modified to a request with no cached copy to confirm\n"),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(result.stderr)")
+            #expect(!result.stderr.contains("arguments"), "\(result.stderr)")
+        }
     }
 
     @Test(arguments: ["", "http://[::1"])
     func aRedirectWithoutALocationReaderCanReadIsTheServersFault(_ location: String) async throws {
-        let server = try await TestServer { _ in .respond(status: 302, headers: location.isEmpty ? [] : [("Location", location)], body: []) }
-        let result = try ReaderProcess(server: server).run("films", "1")
-        #expect(result.status == 76, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error H302: the server answered 302 Redirect that reader cannot follow\n"), "\(result.stderr)")
-        #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(result.stderr)")
-        #expect(!result.stderr.contains("arguments"), "\(result.stderr)")
-        await server.shutdown()
+        try await withTestServer { _ in .respond(status: 302, headers: location.isEmpty ? [] : [("Location", location)], body: []) } body: { server in
+            let result = try await ReaderProcess(server: server).run("films", "1")
+            #expect(result.status == 76, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error H302: the server answered 302 Redirect that reader cannot follow\n"), "\(result.stderr)")
+            #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(result.stderr)")
+            #expect(!result.stderr.contains("arguments"), "\(result.stderr)")
+        }
     }
 
     // MARK: - Listings and JSON
@@ -142,29 +142,29 @@ import TestSupport
             #"{"kind": "t3", "data": {"id": "p\#(id)", "name": "t3_p\#(id)", "title": "post \#(id)", "author": "a", "subreddit": "swift", "score": 1, "num_comments": 0, "created_utc": 1700000000, "permalink": "/p"}}"#
         }
         let page = Array(#"{"kind": "Listing", "data": {"after": "t3_p3", "before": null, "children": [\#(children.joined(separator: ","))]}}"#.utf8)
-        let server = try await TestServer { _ in .json(page) }
+        try await withTestServer { _ in .json(page) } body: { server in
 
-        // When reading ten pages.
-        let result = try ReaderProcess(server: server).run("posts", "swift", "--pages", "10")
+            // When reading ten pages.
+            let result = try await ReaderProcess(server: server).run("posts", "swift", "--pages", "10")
 
-        // Then each post is shown once, the paging stops with a notice, and no "more" leads back.
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.components(separatedBy: "post 1").count == 2, "\(result.stdout)")
-        #expect(server.requests.count == 2, "the first page, and the one that repeated it")
-        #expect(result.stderr.contains("warning R1006: the listing repeated itself after t3_p3: reading stopped after page 1 of 10"),
-                "\(result.stderr)")
-        #expect(!result.stderr.contains("more: --after"), "\(result.stderr)")
-        await server.shutdown()
+            // Then each post is shown once, the paging stops with a notice, and no "more" leads back.
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.components(separatedBy: "post 1").count == 2, "\(result.stdout)")
+            #expect(server.requests.count == 2, "the first page, and the one that repeated it")
+            #expect(result.stderr.contains("warning R1006: the listing repeated itself after t3_p3: reading stopped after page 1 of 10"),
+                    "\(result.stderr)")
+            #expect(!result.stderr.contains("more: --after"), "\(result.stderr)")
+        }
     }
 
     @Test(arguments: [[UInt8(0x01)], [0xFF, 0xFE]])
     func rawControlBytesOrInvalidUTF8AreInvalidJSON(_ bytes: [UInt8]) async throws {
         let body = Array(#"{"title": "A New"#.utf8) + bytes + Array(#" Hope", "episode_id": 4}"#.utf8)
-        let server = try await TestServer { _ in .json(body) }
-        let result = try ReaderProcess(server: server).run("films", "1")
-        #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error D1002: the answer is not valid JSON\n"), "\(bytes): \(result.stderr)")
-        await server.shutdown()
+        try await withTestServer { _ in .json(body) } body: { server in
+            let result = try await ReaderProcess(server: server).run("films", "1")
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error D1002: the answer is not valid JSON\n"), "\(bytes): \(result.stderr)")
+        }
     }
 }
 
@@ -177,17 +177,17 @@ extension ServerFaultsEndToEndTests {
             return Array(#"{"kind": "Listing", "data": {"after": "\#(after)", "before": null, "children": [\#(children.joined(separator: ","))]}}"#.utf8)
         }
         // Given a listing whose second page holds new posts but points back at itself.
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             request.query["after"] == nil ? .json(listing("t3_b", ["a", "b"])) : .json(listing("t3_b", ["c", "d"]))
+        } body: { server in
+            let result = try await ReaderProcess(server: server).run("posts", "swift", "--limit", "2", "--pages", "5", "--json")
+            #expect(result.status == 0, "\(result.stderr)")
+            let ids = (result.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            #expect(ids == ["a", "b", "c", "d"])
+            #expect(server.requests.count == 2)
+            #expect(result.stderr.contains("warning R1006: the listing repeated itself after t3_b: reading stopped after page 2 of 5"),
+                    "\(result.stderr)")
         }
-        let result = try ReaderProcess(server: server).run("posts", "swift", "--limit", "2", "--pages", "5", "--json")
-        #expect(result.status == 0, "\(result.stderr)")
-        let ids = (result.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
-        #expect(ids == ["a", "b", "c", "d"])
-        #expect(server.requests.count == 2)
-        #expect(result.stderr.contains("warning R1006: the listing repeated itself after t3_b: reading stopped after page 2 of 5"),
-                "\(result.stderr)")
-        await server.shutdown()
     }
 }
 
@@ -212,31 +212,31 @@ extension ServerFaultsEndToEndTests {
     }
 
     @Test func postsRepeatedAcrossOrWithinPagesAreShownOnceInTheOrderFirstSeen() async throws {
-        let server = try await TestServer(Self.shiftingListing)
-        let table = try ReaderProcess(server: server).run("posts", "swift", "--pages", "10")
-        #expect(table.status == 0, "\(table.stderr)")
-        let shown = table.stdout.split(separator: "\n").compactMap { line in line.firstMatch(of: /\bp[0-9]\b/).map { String($0.output) } }
-        #expect(shown == ["p1", "p2", "p3", "p4", "p5"], "\(table.stdout)")
-        #expect(!table.stderr.contains("R1006"), "new posts on every page: no listing repeated itself: \(table.stderr)")
-        #expect(server.requests.count == 4, "paging goes on while pages bring new posts")
+        try await withTestServer(Self.shiftingListing) { server in
+            let table = try await ReaderProcess(server: server).run("posts", "swift", "--pages", "10")
+            #expect(table.status == 0, "\(table.stderr)")
+            let shown = table.stdout.split(separator: "\n").compactMap { line in line.firstMatch(of: /\bp[0-9]\b/).map { String($0.output) } }
+            #expect(shown == ["p1", "p2", "p3", "p4", "p5"], "\(table.stdout)")
+            #expect(!table.stderr.contains("R1006"), "new posts on every page: no listing repeated itself: \(table.stderr)")
+            #expect(server.requests.count == 4, "paging goes on while pages bring new posts")
 
-        let json = try ReaderProcess(server: server).run("posts", "swift", "--pages", "10", "--json")
-        #expect(json.status == 0, "\(json.stderr)")
-        let ids = (json.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
-        #expect(ids == ["p1", "p2", "p3", "p4", "p5"])
-        await server.shutdown()
+            let json = try await ReaderProcess(server: server).run("posts", "swift", "--pages", "10", "--json")
+            #expect(json.status == 0, "\(json.stderr)")
+            let ids = (json.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            #expect(ids == ["p1", "p2", "p3", "p4", "p5"])
+        }
     }
 }
 
 extension ServerFaultsEndToEndTests {
     @Test(arguments: ["HTTP/1.1 101 Switching Protocols", "HTTP/1.1 999 Whatever"])
     func aStatusThatIsNoClientErrorIsTheServersFault(_ statusLine: String) async throws {
-        let server = try await TestServer { _ in
+        try await withTestServer { _ in
             .raw(Array("\(statusLine)\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8))
+        } body: { server in
+            let result = try await ReaderProcess(server: server).run("films", "1", "--retries", "0")
+            #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(statusLine): \(result.stderr)")
+            #expect(!result.stderr.contains("arguments"), "\(statusLine): \(result.stderr)")
         }
-        let result = try ReaderProcess(server: server).run("films", "1", "--retries", "0")
-        #expect(result.stderr.contains("hint: the service answered wrongly: it is the service's to fix"), "\(statusLine): \(result.stderr)")
-        #expect(!result.stderr.contains("arguments"), "\(statusLine): \(result.stderr)")
-        await server.shutdown()
     }
 }

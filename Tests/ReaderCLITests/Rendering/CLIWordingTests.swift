@@ -5,7 +5,7 @@ import Testing
 
 /// reader words ReaderKit's advice and messages with its flags, variables and commands: the hints
 /// it showed when ReaderKit worded them for it, unchanged.
-@Suite struct CLIWordingTests {
+@Suite(.processSlot) struct CLIWordingTests {
     static let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: ""))
     static let serverError = ReaderError.status(StatusFailure(status: 500, url: "http://127.0.0.1:9/api/people/"))
     static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",
@@ -111,7 +111,7 @@ import Testing
         #expect(CLIWording.message(of: waiting) == "h cannot be reached; waiting for it (--wait, up to --timeout)")
     }
 
-    @Test func readersArgumentErrorsNameItsFlags() throws {
+    @Test func readersArgumentErrorsNameItsFlags() async throws {
         let reader = ReaderProcess()
         let cases: [([String], String)] = [
             (["films", "--page", "0"], "error R1001: --page must be a whole number from 1 to 10000, got 0"),
@@ -124,7 +124,7 @@ import Testing
             (["cache", "stats", "--cache-path", ""], "error R1001: --cache-path is empty"),
         ]
         for (arguments, expected) in cases {
-            let result = try reader.run(arguments)
+            let result = try await reader.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.split(separator: "\n").first.map(String.init) == expected, "\(arguments): \(result.stderr)")
         }

@@ -5,7 +5,7 @@ import TestSupport
 /// What reaches stdout, and how the process ends, whatever is outside: a body JSONDecoder reads
 /// but a strict parser would not, a full disk, a closed stdout or pipe, an argument made of escape
 /// sequences, Ctrl-\.
-@Suite struct OutputAndProcessEndToEndTests {
+@Suite(.processSlot) struct OutputAndProcessEndToEndTests {
     /// A server answering `films/` with `body`, and everything else from the fixtures.
     private func serving(films body: [UInt8]) async throws -> TestServer {
         try await TestServer { request in
@@ -30,113 +30,113 @@ import TestSupport
     // MARK: --json reads every body the models read
 
     @Test func jsonHasTheItemsOfABodyWithAByteOrderMark() async throws {
-        let server = try await serving(films: [0xEF, 0xBB, 0xBF] + films)
-        let reader = ReaderProcess(server: server)
-        let table = try reader.run("films")
-        #expect(table.status == 0 && table.stdout.contains("A New Hope"), "\(table.stderr)")
-        let json = try reader.run("films", "--json")
-        #expect(json.status == 0, "\(json.stderr)")
-        #expect(titles(json).count == 6, "\(json.stdout.prefix(300))")
-        #expect(titles(json).first == "A New Hope")
-        await server.shutdown()
+        try await withShutdown(of: serving(films: [0xEF, 0xBB, 0xBF] + films)) { server in
+            let reader = ReaderProcess(server: server)
+            let table = try await reader.run("films")
+            #expect(table.status == 0 && table.stdout.contains("A New Hope"), "\(table.stderr)")
+            let json = try await reader.run("films", "--json")
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(titles(json).count == 6, "\(json.stdout.prefix(300))")
+            #expect(titles(json).first == "A New Hope")
+        }
     }
 
     @Test func jsonHasTheItemsOfABodyInUTF16() async throws {
         let utf16 = String(decoding: films, as: UTF8.self).utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        let server = try await serving(films: [0xFF, 0xFE] + utf16)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films").stdout.contains("Revenge of the Sith"))
-        let json = try reader.run("films", "--json")
-        #expect(json.status == 0 && titles(json).count == 6, "\(json.stderr)")
-        await server.shutdown()
+        try await withShutdown(of: serving(films: [0xFF, 0xFE] + utf16)) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").stdout.contains("Revenge of the Sith"))
+            let json = try await reader.run("films", "--json")
+            #expect(json.status == 0 && titles(json).count == 6, "\(json.stderr)")
+        }
     }
 
     @Test func numbersBeyondDoubleInFieldsTheModelsSkipAreWrittenAsSent() async throws {
         let body = try filmsWithFirstFilm(adding: #""huge":1e999,"tiny":-1E-999,"wide":18446744073709551616123"#)
-        let server = try await serving(films: body)
-        let reader = ReaderProcess(server: server)
-        let table = try reader.run("films")
-        #expect(table.status == 0 && table.stdout.contains("A New Hope") && table.stdout.contains("Revenge of the Sith"))
-        let json = try reader.run("films", "--json")
-        #expect(json.status == 0, "\(json.stderr)")
-        var rest = json
-        for member in [#""huge":1e999"#, #""tiny":-1E-999"#, #""wide":18446744073709551616123"#] {
-            #expect(json.stdout.contains(member), "\(member)")
-            // JSONSerialization, which reads the rest here, takes no number beyond Double.
-            rest.stdout = rest.stdout.replacingOccurrences(of: member, with: #""number":0"#)
+        try await withShutdown(of: serving(films: body)) { server in
+            let reader = ReaderProcess(server: server)
+            let table = try await reader.run("films")
+            #expect(table.status == 0 && table.stdout.contains("A New Hope") && table.stdout.contains("Revenge of the Sith"))
+            let json = try await reader.run("films", "--json")
+            #expect(json.status == 0, "\(json.stderr)")
+            var rest = json
+            for member in [#""huge":1e999"#, #""tiny":-1E-999"#, #""wide":18446744073709551616123"#] {
+                #expect(json.stdout.contains(member), "\(member)")
+                // JSONSerialization, which reads the rest here, takes no number beyond Double.
+                rest.stdout = rest.stdout.replacingOccurrences(of: member, with: #""number":0"#)
+            }
+            #expect(titles(rest).count == 6, "\(json.stdout.prefix(300))")
         }
-        #expect(titles(rest).count == 6, "\(json.stdout.prefix(300))")
-        await server.shutdown()
     }
 
     @Test func aNameGivenTwiceKeepsItsFirstValueInTheTableAndInJSON() async throws {
         // JSONDecoder, which the table's models use, keeps the first of two members with one name.
         let body = try filmsWithFirstFilm(adding: #""title":"Second Title","episode_id":99"#)
-        let server = try await serving(films: body)
-        let reader = ReaderProcess(server: server)
-        let table = try reader.run("films")
-        let firstRow = try #require(table.stdout.split(separator: "\n").first { $0.contains("A New Hope") }, "\(table.stdout)")
-        #expect(firstRow.contains(" 99 ") && !table.stdout.contains("Second Title"), "\(table.stdout)")
-        let json = try reader.run("films", "--json")
-        let first = (json.json?["items"] as? [[String: Any]])?.first
-        #expect(first?["title"] as? String == "A New Hope")
-        #expect(first?["episode_id"] as? Int == 99, "the first of 99 and the fixture's 4")
-        await server.shutdown()
+        try await withShutdown(of: serving(films: body)) { server in
+            let reader = ReaderProcess(server: server)
+            let table = try await reader.run("films")
+            let firstRow = try #require(table.stdout.split(separator: "\n").first { $0.contains("A New Hope") }, "\(table.stdout)")
+            #expect(firstRow.contains(" 99 ") && !table.stdout.contains("Second Title"), "\(table.stdout)")
+            let json = try await reader.run("films", "--json")
+            let first = (json.json?["items"] as? [[String: Any]])?.first
+            #expect(first?["title"] as? String == "A New Hope")
+            #expect(first?["episode_id"] as? Int == 99, "the first of 99 and the fixture's 4")
+        }
     }
 
     @Test func aBodyJSONCannotWriteBackFailsWithADecodingCodeNeverAnEmptyList() async throws {
         // JSONDecoder skips `01` unread in a field no model reads; there is no JSON value to write for it.
         let body = try filmsWithFirstFilm(adding: #""odd":01"#)
-        let server = try await serving(films: body)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films").stdout.contains("A New Hope"))
-        let json = try reader.run("films", "--json")
-        #expect(json.status == 65, "\(json.stdout)")
-        #expect(json.stdout.isEmpty)
-        #expect(json.errorJSON?["code"] as? String == "D1002", "\(json.stderr)")
-        await server.shutdown()
+        try await withShutdown(of: serving(films: body)) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").stdout.contains("A New Hope"))
+            let json = try await reader.run("films", "--json")
+            #expect(json.status == 65, "\(json.stdout)")
+            #expect(json.stdout.isEmpty)
+            #expect(json.errorJSON?["code"] as? String == "D1002", "\(json.stderr)")
+        }
     }
 
     // MARK: output that cannot be written
 
     @Test(arguments: [["films"], ["films", "--json"]])
     func aFullDiskIsAnErrorWithItsCodeAndTheCacheKeepsWhatWasFetched(arguments: [String]) async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        let fromNetwork = try reader.launch(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#]).wait()
-        #expect(fromNetwork.status == 74, "\(fromNetwork.stderr)")
-        let fromCache = try reader.launch(arguments + ["--offline"], prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#]).wait()
-        #expect(fromCache.status == 74, "\(fromCache.stderr)")
-        for result in [fromNetwork, fromCache] {
-            if arguments.contains("--json") {
-                #expect(result.errorJSON?["code"] as? String == "O1001", "\(result.stderr)")
-                #expect(result.errorJSON?["exit_code"] as? Int == 74)
-            } else {
-                #expect(result.stderr == """
-                    error O1001: the output cannot be written: no space left on device
-                      hint: free some space, or send the output elsewhere
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            let fromNetwork = try await reader.run(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#])
+            #expect(fromNetwork.status == 74, "\(fromNetwork.stderr)")
+            let fromCache = try await reader.run(arguments + ["--offline"], prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#])
+            #expect(fromCache.status == 74, "\(fromCache.stderr)")
+            for result in [fromNetwork, fromCache] {
+                if arguments.contains("--json") {
+                    #expect(result.errorJSON?["code"] as? String == "O1001", "\(result.stderr)")
+                    #expect(result.errorJSON?["exit_code"] as? Int == 74)
+                } else {
+                    #expect(result.stderr == """
+                        error O1001: the output cannot be written: no space left on device
+                          hint: free some space, or send the output elsewhere
 
-                    """)
+                        """)
+                }
             }
+            // What was fetched is stored, and the file reads.
+            let offline = try await reader.run("films", "--offline", "--json")
+            #expect(offline.status == 0 && titles(offline).count == 6, "\(offline.stderr)")
+            #expect(try await reader.run("cache", "stats").status == 0)
         }
-        // What was fetched is stored, and the file reads.
-        let offline = try reader.run("films", "--offline", "--json")
-        #expect(offline.status == 0 && titles(offline).count == 6, "\(offline.stderr)")
-        #expect(try reader.run("cache", "stats").status == 0)
-        await server.shutdown()
     }
 
     @Test func aClosedStdoutIsAnErrorWithItsCode() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        for arguments in [["films"], ["films", "--offline"], ["cache", "path"], ["--version"]] {
-            let result = try reader.launch(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >&-"#]).wait()
-            #expect(result.status == 74, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("error O1001: the output cannot be written: stdout is closed"), "\(arguments): \(result.stderr)")
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            for arguments in [["films"], ["films", "--offline"], ["cache", "path"], ["--version"]] {
+                let result = try await reader.run(arguments, prefix: ["/bin/sh", "-c", #"exec "$0" "$@" >&-"#])
+                #expect(result.status == 74, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.hasPrefix("error O1001: the output cannot be written: stdout is closed"), "\(arguments): \(result.stderr)")
+            }
+            let offline = try await reader.run("films", "--offline")
+            #expect(offline.status == 0 && offline.stdout.contains("A New Hope"), "\(offline.stderr)")
         }
-        let offline = try reader.run("films", "--offline")
-        #expect(offline.status == 0 && offline.stdout.contains("A New Hope"), "\(offline.stderr)")
-        await server.shutdown()
     }
 
     /// Runs `reader ARGUMENTS` with stdout on a pipe whose reading end is closed before it starts.
@@ -159,34 +159,34 @@ import TestSupport
     }
 
     @Test func aClosedPipeEndsQuietlyBySIGPIPEWhetherTheDataCameFromTheNetworkOrTheCache() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        let fromNetwork = try runIntoClosedPipe(reader, ["films"])
-        let fromCache = try runIntoClosedPipe(reader, ["films", "--offline"])
-        let fromNetworkAsJSON = try runIntoClosedPipe(reader, ["films", "--json", "--refresh"])
-        for (name, result) in [("network", fromNetwork), ("cache", fromCache), ("network, --json", fromNetworkAsJSON)] {
-            #expect(result.reason == .uncaughtSignal && result.status == SIGPIPE, "\(name): \(result.reason) \(result.status)")
-            #expect(result.stderr.isEmpty, "\(name): \(result.stderr)")
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            let fromNetwork = try runIntoClosedPipe(reader, ["films"])
+            let fromCache = try runIntoClosedPipe(reader, ["films", "--offline"])
+            let fromNetworkAsJSON = try runIntoClosedPipe(reader, ["films", "--json", "--refresh"])
+            for (name, result) in [("network", fromNetwork), ("cache", fromCache), ("network, --json", fromNetworkAsJSON)] {
+                #expect(result.reason == .uncaughtSignal && result.status == SIGPIPE, "\(name): \(result.reason) \(result.status)")
+                #expect(result.stderr.isEmpty, "\(name): \(result.stderr)")
+            }
+            // The fetched data stayed stored.
+            let offline = try await reader.run("films", "--offline", "--json")
+            #expect(offline.status == 0 && titles(offline).count == 6, "\(offline.stderr)")
         }
-        // The fetched data stayed stored.
-        let offline = try reader.run("films", "--offline", "--json")
-        #expect(offline.status == 0 && titles(offline).count == 6, "\(offline.stderr)")
-        await server.shutdown()
     }
 
     // MARK: argument errors
 
-    @Test func aHugeArgumentFullOfEscapeSequencesGivesAShortCleanR1001() throws {
+    @Test func aHugeArgumentFullOfEscapeSequencesGivesAShortCleanR1001() async throws {
         let hostile = String(repeating: "\u{1B}[2J\u{1B}]0;owned\u{07}x", count: 5_000) + "\u{9B}31m"
         let reader = ReaderProcess()
-        let text = try reader.run("films", "--page", hostile)
+        let text = try await reader.run("films", "--page", hostile)
         #expect(text.status == 64)
         #expect(text.stderr.hasPrefix("error R1001: The value 'xxxx"), "\(text.stderr.prefix(200))")
         #expect(text.stderr.contains("is invalid for '--page <page>'"), "the option is still named, after the cut")
         #expect(!text.stderr.contains("\u{1B}") && !text.stderr.contains("\u{9B}") && !text.stderr.contains("\u{07}"))
         #expect(text.stderr.utf8.count < 1_000, "\(text.stderr.utf8.count) bytes")
 
-        let json = try reader.run("films", "--json", "--page", hostile)
+        let json = try await reader.run("films", "--json", "--page", hostile)
         #expect(json.status == 64)
         let message = try #require(json.errorJSON?["message"] as? String, "\(json.stderr.prefix(200))")
         #expect(json.errorJSON?["code"] as? String == "R1001")
@@ -203,19 +203,14 @@ import TestSupport
         // and a server of a test running alongside once took this one, answered reader's retry
         // (the signal then came too late to end it), and saw a request it never expected.
         let reader = ReaderProcess(swapiURL: "http://127.0.0.1:9/api")
-        // As from a terminal: SIGQUIT at its default, whatever the test runner ignores.
-        let running = try reader.launch(["films", "--wait", "--timeout", "60s"],
-                                        prefix: ["/usr/bin/env", "--default-signal=QUIT"])
-        var waiting = false
-        // Polled on this thread, never suspended: a test resumed only after reader's 60 s would
-        // signal a process already ended.
-        for _ in 0..<400 where !waiting {
-            usleep(25_000)
-            waiting = ((try? String(contentsOf: running.err, encoding: .utf8)) ?? "").contains("waiting for it")
-        }
+        // As from a terminal: SIGQUIT at its default, whatever the test runner ignores. The
+        // signal is sent from the thread reading reader's stderr the moment it says it waits.
+        let (running, waiting) = try await reader.launch(["films", "--wait", "--timeout", "60s"],
+                                                         prefix: ["/usr/bin/env", "--default-signal=QUIT"],
+                                                         untilStandardErrorContains: "waiting for it",
+                                                         whenSeen: { kill($0, SIGQUIT) })
         #expect(waiting, "reader never said it was waiting")
-        kill(running.process.processIdentifier, SIGQUIT)
-        let result = running.wait()
+        let result = await running.wait()
         #expect(running.process.terminationReason == .uncaughtSignal && result.status == SIGQUIT,
                 "\(running.process.terminationReason) \(result.status)")
         for crashText in ["Crash", "crash", "Backtrac", "Thread 0", "Signal 3"] {

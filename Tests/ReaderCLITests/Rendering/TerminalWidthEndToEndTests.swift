@@ -5,7 +5,7 @@ import TestSupport
 /// The built `reader` on a real pseudo-terminal 40, 60, 80 and 200 columns wide: no line it
 /// shows (stdout and stderr alike) is wider than the terminal, measured here in cells with the
 /// test's own count (``TerminalWidth``), not ReaderKit's. And on a pipe, nothing is cut.
-@Suite struct TerminalWidthEndToEndTests {
+@Suite(.processSlot) struct TerminalWidthEndToEndTests {
     static let widths: [UInt16] = [40, 60, 80, 200]
 
     /// Answers like SWAPI and Reddit from the fixtures, and the shared comment thread.
@@ -18,8 +18,8 @@ import TestSupport
 
     /// Every line a terminal shows for `arguments` with stdout and stderr on it.
     private func shownLines(_ arguments: [String], columns: UInt16, reader: ReaderProcess,
-                            expectStatus: Int32? = 0) throws -> [String] {
-        let result = try reader.runOnTerminal(arguments, streams: [.standardOutput, .standardError], columns: columns)
+                            expectStatus: Int32? = 0) async throws -> [String] {
+        let result = try await reader.runOnTerminal(arguments, streams: [.standardOutput, .standardError], columns: columns)
         if let expectStatus { #expect(result.status == expectStatus, "\(arguments) at \(columns): \(result.stdout)") }
         return ShownText.lines(result.stdout)
     }
@@ -33,74 +33,74 @@ import TestSupport
     }
 
     @Test(arguments: widths) func postsFitTheTerminal(columns: UInt16) async throws {
-        let server = try await TestServer(Self.route)
-        let reader = ReaderProcess(server: server)
-        // r/popular has emoji and accented titles; the front page long subreddit names.
-        for subreddit in ["popular", "python"] {
-            let lines = try shownLines(["posts", subreddit], columns: columns, reader: reader)
-            expectFits(lines, columns: columns, "posts \(subreddit)")
-            // The header and every post's id are always there: the id is what `reader comments` takes.
-            #expect(lines.first?.hasPrefix("SCORE") == true, "\(lines.first ?? "")")
-            #expect(lines.first?.contains(" ID ") == true && lines.first?.contains("TITLE") == true, "\(lines.first ?? "")")
+        try await withTestServer(Self.route) { server in
+            let reader = ReaderProcess(server: server)
+            // r/popular has emoji and accented titles; the front page long subreddit names.
+            for subreddit in ["popular", "python"] {
+                let lines = try await shownLines(["posts", subreddit], columns: columns, reader: reader)
+                expectFits(lines, columns: columns, "posts \(subreddit)")
+                // The header and every post's id are always there: the id is what `reader comments` takes.
+                #expect(lines.first?.hasPrefix("SCORE") == true, "\(lines.first ?? "")")
+                #expect(lines.first?.contains(" ID ") == true && lines.first?.contains("TITLE") == true, "\(lines.first ?? "")")
+            }
+            let front = try await shownLines(["posts"], columns: columns, reader: reader)
+            expectFits(front, columns: columns, "posts (front page)")
+            #expect(front.contains { $0.contains("6zyrr6") })
         }
-        let front = try shownLines(["posts"], columns: columns, reader: reader)
-        expectFits(front, columns: columns, "posts (front page)")
-        #expect(front.contains { $0.contains("6zyrr6") })
-        await server.shutdown()
     }
 
     @Test(arguments: widths) func listsAndDetailViewsFitTheTerminal(columns: UInt16) async throws {
-        let server = try await TestServer(Self.route)
-        let reader = ReaderProcess(server: server)
-        for command in ["films", "people", "planets", "species", "starships", "vehicles"] {
-            let lines = try shownLines([command], columns: columns, reader: reader)
-            expectFits(lines, columns: columns, command)
-            #expect(lines.first?.hasPrefix("ID  ") == true, "\(command): \(lines.first ?? "")")
+        try await withTestServer(Self.route) { server in
+            let reader = ReaderProcess(server: server)
+            for command in ["films", "people", "planets", "species", "starships", "vehicles"] {
+                let lines = try await shownLines([command], columns: columns, reader: reader)
+                expectFits(lines, columns: columns, command)
+                #expect(lines.first?.hasPrefix("ID  ") == true, "\(command): \(lines.first ?? "")")
+            }
+            // A detail view, and its message about the names it could not load (on stderr).
+            for arguments in [["films", "1"], ["people", "1"]] {
+                let lines = try await shownLines(arguments, columns: columns, reader: reader)
+                expectFits(lines, columns: columns, arguments.joined(separator: " "))
+                #expect(lines.contains { $0.hasPrefix("Title") || $0.hasPrefix("Name") })
+            }
+            let crawl = try await shownLines(["films", "1"], columns: columns, reader: reader)
+            // Wrapped under its label: every line of the crawl starts where the first one's text does.
+            let start = try #require(crawl.firstIndex { $0.hasPrefix("Opening crawl  It is a period of civil") })
+            let continuation = crawl[(start + 1)...].prefix { $0.hasPrefix("               ") && !$0.hasPrefix("                ") }
+            #expect(!continuation.isEmpty)
         }
-        // A detail view, and its message about the names it could not load (on stderr).
-        for arguments in [["films", "1"], ["people", "1"]] {
-            let lines = try shownLines(arguments, columns: columns, reader: reader)
-            expectFits(lines, columns: columns, arguments.joined(separator: " "))
-            #expect(lines.contains { $0.hasPrefix("Title") || $0.hasPrefix("Name") })
-        }
-        let crawl = try shownLines(["films", "1"], columns: columns, reader: reader)
-        // Wrapped under its label: every line of the crawl starts where the first one's text does.
-        let start = try #require(crawl.firstIndex { $0.hasPrefix("Opening crawl  It is a period of civil") })
-        let continuation = crawl[(start + 1)...].prefix { $0.hasPrefix("               ") && !$0.hasPrefix("                ") }
-        #expect(!continuation.isEmpty)
-        await server.shutdown()
     }
 
     @Test(arguments: widths) func commentsFitTheTerminalAndReadWell(columns: UInt16) async throws {
-        let server = try await TestServer(Self.route)
-        let reader = ReaderProcess(server: server)
-        let lines = try shownLines(["comments", "2xmo63"], columns: columns, reader: reader)
-        expectFits(lines, columns: columns, "comments")
-        // The traceback keeps its indentation: four spaces of code under the comment's two.
-        #expect(lines.contains("      Traceback (most recent call last):"), "\(lines.prefix(90))")
-        // A link reads as its text; its URL is shown whole in a note, broken but not cut.
-        #expect(lines.contains("    Relevant tutorial[1]"))
-        #expect(ShownText.joiningBrokenLines(lines).contains("[1] http://peterdowns.com/posts/first-time-with-pypi.html"))
-        #expect(!lines.contains { $0.contains("](http") })
-        #expect(!lines.contains { $0.contains("…") })
-        // One point, not "1 points"; every meta line fits (checked above), wrapped where it must.
-        #expect(lines.contains { $0.contains("1 point") && !$0.contains("1 points") })
-        #expect(!lines.contains { $0.range(of: #"(^|[^0-9.])1 points"#, options: .regularExpression) != nil })
-        if columns == 200 {
-            // Prose stops at 100 cells however wide the terminal, its indentation included: the
-            // longest line of a first-level comment (at two cells in) is at most 100.
-            let prose = lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
-            #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 <= 100)
-            #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 > 90)
-            #expect(lines.contains("          load_entry_point('rtv==1.0a1', 'console_scripts', 'rtv')()"))
+        try await withTestServer(Self.route) { server in
+            let reader = ReaderProcess(server: server)
+            let lines = try await shownLines(["comments", "2xmo63"], columns: columns, reader: reader)
+            expectFits(lines, columns: columns, "comments")
+            // The traceback keeps its indentation: four spaces of code under the comment's two.
+            #expect(lines.contains("      Traceback (most recent call last):"), "\(lines.prefix(90))")
+            // A link reads as its text; its URL is shown whole in a note, broken but not cut.
+            #expect(lines.contains("    Relevant tutorial[1]"))
+            #expect(ShownText.joiningBrokenLines(lines).contains("[1] http://peterdowns.com/posts/first-time-with-pypi.html"))
+            #expect(!lines.contains { $0.contains("](http") })
+            #expect(!lines.contains { $0.contains("…") })
+            // One point, not "1 points"; every meta line fits (checked above), wrapped where it must.
+            #expect(lines.contains { $0.contains("1 point") && !$0.contains("1 points") })
+            #expect(!lines.contains { $0.range(of: #"(^|[^0-9.])1 points"#, options: .regularExpression) != nil })
+            if columns == 200 {
+                // Prose stops at about 100 cells however wide the terminal: the longest line of the
+                // first comment (at two cells in) is at most 102.
+                let prose = lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
+                #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 <= 100)
+                #expect(prose.map(TerminalWidth.cells(of:)).max() ?? 0 > 90)
+                #expect(lines.contains("          load_entry_point('rtv==1.0a1', 'console_scripts', 'rtv')()"))
+            }
         }
-        await server.shutdown()
     }
 
     @Test(arguments: widths) func statusFitsTheTerminalAndIsNeverCut(columns: UInt16) async throws {
         // Nothing listens on port 9: every service fails to connect, with a message to show.
         let reader = ReaderProcess()
-        let lines = try shownLines(["status", "--timeout", "2s"], columns: columns, reader: reader, expectStatus: nil)
+        let lines = try await shownLines(["status", "--timeout", "2s"], columns: columns, reader: reader, expectStatus: nil)
         expectFits(lines, columns: columns, "status")
         #expect(!lines.contains { $0.contains("…") }, "\(lines)")
         let joined = ShownText.joiningBrokenLines(lines)
@@ -110,49 +110,49 @@ import TestSupport
     }
 
     @Test func pipedOutputIsWhole() async throws {
-        let server = try await TestServer(Self.route)
-        var reader = ReaderProcess(server: server)
-        reader.environment["COLUMNS"] = nil
+        try await withTestServer(Self.route) { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["COLUMNS"] = nil
 
-        // Every title of r/popular, however long, in full (the fixture's titles have no entities).
-        let posts = try reader.run("posts", "popular")
-        #expect(posts.status == 0)
-        let listing = try #require(try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("reddit/listing_r_popular_hot_2026.json"))) as? [String: Any])
-        let children = ((listing["data"] as? [String: Any])?["children"] as? [[String: Any]]) ?? []
-        let titles = children.compactMap { ($0["data"] as? [String: Any])?["title"] as? String }
-        #expect(titles.count > 25)
-        #expect(titles.contains { $0.count > 250 })
-        for title in titles where !title.contains("&") {
-            #expect(posts.stdout.contains(title), "cut: \(title)")
-        }
-        // Nothing is left out either: author is a column on a pipe.
-        let header = posts.stdout.prefix { $0 != "\n" }.split(separator: " ")
-        #expect(header == ["SCORE", "COMMENTS", "AGE", "SUBREDDIT", "AUTHOR", "ID", "TITLE"])
+            // Every title of r/popular, however long, in full (the fixture's titles have no entities).
+            let posts = try await reader.run("posts", "popular")
+            #expect(posts.status == 0)
+            let listing = try #require(try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("reddit/listing_r_popular_hot_2026.json"))) as? [String: Any])
+            let children = ((listing["data"] as? [String: Any])?["children"] as? [[String: Any]]) ?? []
+            let titles = children.compactMap { ($0["data"] as? [String: Any])?["title"] as? String }
+            #expect(titles.count > 25)
+            #expect(titles.contains { $0.count > 250 })
+            for title in titles where !title.contains("&") {
+                #expect(posts.stdout.contains(title), "cut: \(title)")
+            }
+            // Nothing is left out either: author is a column on a pipe.
+            let header = posts.stdout.prefix { $0 != "\n" }.split(separator: " ")
+            #expect(header == ["SCORE", "COMMENTS", "AGE", "SUBREDDIT", "AUTHOR", "ID", "TITLE"])
 
-        // A detail view keeps each value on its line, for the pager to wrap.
-        let film = try reader.run("films", "1")
-        #expect(film.status == 0)
-        let crawl = film.stdout.split(separator: "\n").first { $0.hasPrefix("Opening crawl") } ?? ""
-        #expect(crawl.hasPrefix("Opening crawl  It is a period of civil war."))
-        #expect(crawl.hasSuffix("restore freedom to the galaxy...."))
-        // And its message on stderr is one line.
-        #expect(film.stderr.split(separator: "\n").count == 1, "\(film.stderr)")
+            // A detail view keeps each value on its line, for the pager to wrap.
+            let film = try await reader.run("films", "1")
+            #expect(film.status == 0)
+            let crawl = film.stdout.split(separator: "\n").first { $0.hasPrefix("Opening crawl") } ?? ""
+            #expect(crawl.hasPrefix("Opening crawl  It is a period of civil war."))
+            #expect(crawl.hasSuffix("restore freedom to the galaxy...."))
+            // And its message on stderr is one line.
+            #expect(film.stderr.split(separator: "\n").count == 1, "\(film.stderr)")
 
-        // Code is never broken on a pipe; prose is wrapped at the reading width.
-        let comments = try reader.run("comments", "2xmo63")
-        #expect(comments.stdout.contains("\n          load_entry_point('rtv==1.0a1', 'console_scripts', 'rtv')()\n"))
-        #expect(comments.stdout.contains("\n    [1] http://peterdowns.com/posts/first-time-with-pypi.html\n"))
+            // Code is never broken on a pipe; prose is wrapped at the reading width.
+            let comments = try await reader.run("comments", "2xmo63")
+            #expect(comments.stdout.contains("\n          load_entry_point('rtv==1.0a1', 'console_scripts', 'rtv')()\n"))
+            #expect(comments.stdout.contains("\n    [1] http://peterdowns.com/posts/first-time-with-pypi.html\n"))
 
-        // $COLUMNS, when the user set it, is the width to fit.
-        reader.environment["COLUMNS"] = "50"
-        for arguments in [["posts", "popular"], ["people"], ["films", "1"], ["comments", "2xmo63"]] {
-            let result = try reader.run(arguments)
-            #expect(result.status == 0)
-            for line in (result.stdout + result.stderr).split(separator: "\n") {
-                #expect(TerminalWidth.cells(of: String(line)) <= 50, "\(arguments): \(line)")
+            // $COLUMNS, when the user set it, is the width to fit.
+            reader.environment["COLUMNS"] = "50"
+            for arguments in [["posts", "popular"], ["people"], ["films", "1"], ["comments", "2xmo63"]] {
+                let result = try await reader.run(arguments)
+                #expect(result.status == 0)
+                for line in (result.stdout + result.stderr).split(separator: "\n") {
+                    #expect(TerminalWidth.cells(of: String(line)) <= 50, "\(arguments): \(line)")
+                }
             }
         }
-        await server.shutdown()
     }
 }
 
@@ -164,29 +164,29 @@ extension TerminalWidthEndToEndTests {
     @Test func pipedCommentsKeepProseWithinAHundredCells() async throws {
         let (pages, texts) = try Self.commentPagesOfTheRedditFixtures()
         #expect(pages.count > 50, "the fixtures' threads and self posts: \(pages.count)")
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             let id = request.path.dropFirst("/comments/".count).dropLast(".json".count)
             return pages[String(id)].map { .json($0) } ?? .respond(status: 404, headers: [], body: [])
-        }
-        var reader = ReaderProcess(server: server)
-        reader.environment["COLUMNS"] = nil
-        let verbatim = Self.keptAsWritten(in: texts)
-        var deepAndFull = 0
-        for id in pages.keys.sorted() {
-            let result = try reader.run("comments", id)
-            #expect(result.status == 0, "\(id): \(result.stderr)")
-            for line in result.stdout.split(separator: "\n").map(String.init) {
-                let cells = TerminalWidth.cells(of: line)
-                let text = String(line.drop { $0 == " " })
-                if cells > 90, cells <= 100, line.count - text.count >= 6 { deepAndFull += 1 }
-                guard cells > 100 else { continue }
-                #expect(verbatim.code.contains(text) || verbatim.isURLNote(text),
-                        "\(id): \(cells) cells: \(line.debugDescription)")
+        } body: { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["COLUMNS"] = nil
+            let verbatim = Self.keptAsWritten(in: texts)
+            var deepAndFull = 0
+            for id in pages.keys.sorted() {
+                let result = try await reader.run("comments", id)
+                #expect(result.status == 0, "\(id): \(result.stderr)")
+                for line in result.stdout.split(separator: "\n").map(String.init) {
+                    let cells = TerminalWidth.cells(of: line)
+                    let text = String(line.drop { $0 == " " })
+                    if cells > 90, cells <= 100, line.count - text.count >= 6 { deepAndFull += 1 }
+                    guard cells > 100 else { continue }
+                    #expect(verbatim.code.contains(text) || verbatim.isURLNote(text),
+                            "\(id): \(cells) cells: \(line.debugDescription)")
+                }
             }
+            // Prose three levels deep was measured, and fills the reading width there.
+            #expect(deepAndFull > 0)
         }
-        // Prose three levels deep was measured, and fills the reading width there.
-        #expect(deepAndFull > 0)
-        await server.shutdown()
     }
 
     /// Each comment page of the Reddit fixtures by its post's id, and every post's and comment's
@@ -297,13 +297,13 @@ extension TerminalWidthEndToEndTests {
     /// Errors, hints and notices on a narrow terminal wrap under their label; none is cut.
     @Test func errorsAndNoticesWrapOnANarrowTerminalAndStayWholePiped() async throws {
         let reader = ReaderProcess()   // nothing listens on port 9: T1004
-        let onTerminal = try reader.runOnTerminal(["films"], streams: [.standardOutput, .standardError], columns: 40)
+        let onTerminal = try await reader.runOnTerminal(["films"], streams: [.standardOutput, .standardError], columns: 40)
         let lines = ShownText.lines(onTerminal.stdout + onTerminal.stderr)
         #expect(lines.contains { $0.hasPrefix("error T1004") }, "\(lines)")
         #expect(lines.count > 2, "the message and its hint take several lines at 40 columns: \(lines)")
         for line in lines { #expect(TerminalWidth.cells(of: line) <= 40, "\(line)") }
         #expect(!lines.joined().contains("…"), "\(lines)")
-        let piped = try reader.run("films")
+        let piped = try await reader.run("films")
         let first = try #require(piped.stderr.split(separator: "\n").first.map(String.init))
         #expect(first.hasPrefix("error T1004: ") && TerminalWidth.cells(of: first) > 40, "whole when piped: \(piped.stderr)")
     }

@@ -11,22 +11,16 @@ struct ReaderProcess {
     }
 
     /// The binary beside the test bundle in the build folder.
-    static let executable: URL = {
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var folder = exe.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("reader").path), folder.path != "/" {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("reader")
-    }()
+    static let executable = BuiltProducts.executable("reader")
 
-    /// A private folder for one test's cache.
-    let folder: URL
+    /// A private folder for one test's cache, removed with the last copy of this value (at the
+    /// end of the test, or when it throws) and of the processes it started.
+    let scratch = TemporaryFolder("reader-e2e")
+    var folder: URL { scratch.url }
     var environment: [String: String]
 
     init(server: TestServer? = nil, swapiURL: String? = nil, redditURL: String? = nil) {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reader-e2e-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = scratch.url
         environment = [
             "HOME": folder.path,
             "PATH": "/usr/bin:/bin",
@@ -39,12 +33,14 @@ struct ReaderProcess {
     var cachePath: String { environment["READER_CACHE_PATH"]! }
 
     /// Runs `reader ARGUMENTS` with no terminal attached and waits for it.
-    func run(_ arguments: String...) throws -> Result {
-        try run(arguments)
+    func run(_ arguments: String...) async throws -> Result {
+        try await run(arguments)
     }
 
-    func run(_ arguments: [String]) throws -> Result {
-        try launch(arguments).wait()
+    /// Runs `reader ARGUMENTS` (through `prefix` when given, as ``launch(_:prefix:executable:)``)
+    /// and waits for it, once one of ``ProcessSlots`` is free.
+    func run(_ arguments: [String], prefix: [String] = [], executable: URL = ReaderProcess.executable) async throws -> Result {
+        try await ProcessSlots.shared.withSlot { try await launch(arguments, prefix: prefix, executable: executable).wait() }
     }
 
     /// A `reader` process started and not yet waited for.
@@ -52,14 +48,19 @@ struct ReaderProcess {
         let process: Process
         let out: URL
         let err: URL
+        /// The folder `out` and `err` are in, kept while this is.
+        let scratch: TemporaryFolder
         /// Signalled once everything the process wrote to stderr is in `err`, when stderr is a
-        /// pipe copied there (``ReaderProcess/launch(_:untilStandardErrorContains:)``).
+        /// pipe copied there (``ReaderProcess/launch(_:prefix:untilStandardErrorContains:whenSeen:)``).
         var copied: DispatchSemaphore? = nil
 
-        /// Waits for it to end and collects what it printed.
-        func wait() -> Result {
-            process.waitUntilExit()
-            copied?.wait()
+        /// Waits for it to end, holding no thread of the concurrency pool, and collects what it printed.
+        func wait() async -> Result {
+            let (process, copied) = (process, copied)
+            await waitingOnAThreadOfItsOwn {
+                process.waitUntilExit()
+                copied?.wait()
+            }
             return Result(status: process.terminationStatus,
                           stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                           stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
@@ -73,7 +74,7 @@ struct ReaderProcess {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        return Running(process: process, out: out, err: err)
+        return Running(process: process, out: out, err: err, scratch: scratch)
     }
 }
 
@@ -97,13 +98,16 @@ extension ReaderProcess {
 extension ReaderProcess {
     /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr, or has ended
     /// without writing it: a readiness signal read from a pipe as it is written, never polled.
-    /// - Parameter whenSeen: run on the reading thread the moment `text` is seen, before this
-    ///   returns: what must answer reader at once does not wait for a thread of the test's
-    ///   concurrency pool, which tests running reader to its end may all hold.
+    /// - Parameters:
+    ///   - prefix: what to start reader through, as for ``launch(_:prefix:executable:)``.
+    ///   - whenSeen: run on the reading thread the moment `text` is seen, before this returns,
+    ///     with the process's identifier: what must answer reader at once (a server coming up, a
+    ///     signal) does not wait for the test to be resumed.
     /// - Returns: the running process, and whether `text` was seen.
-    func launch(_ arguments: [String], untilStandardErrorContains text: String,
-                whenSeen: @escaping @Sendable () -> Void = {}) async throws -> (Running, sawText: Bool) {
-        let (process, out, err) = prepare(arguments)
+    func launch(_ arguments: [String], prefix: [String] = [], untilStandardErrorContains text: String,
+                whenSeen: @escaping @Sendable (_ processIdentifier: Int32) -> Void = { _ in }) async throws
+        -> (Running, sawText: Bool) {
+        let (process, out, err) = prepare(arguments, prefix: prefix)
         process.standardOutput = try FileHandle(forWritingTo: out)
         let pipe = Pipe()
         process.standardError = pipe
@@ -113,6 +117,7 @@ extension ReaderProcess {
         let copied = DispatchSemaphore(value: 0)
         let needle = Array(text.utf8)
         try process.run()
+        let identifier = process.processIdentifier
         // The parent's copy of the write end must go, or the pipe never reaches end of file.
         try? pipe.fileHandleForWriting.close()
         let saw = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -127,7 +132,7 @@ extension ReaderProcess {
                     seen += buffer[0..<count]
                     if !answered, seen.firstRange(of: needle) != nil {
                         answered = true
-                        whenSeen()
+                        whenSeen(identifier)
                         continuation.resume(returning: true)
                     }
                 }
@@ -136,7 +141,7 @@ extension ReaderProcess {
                 copied.signal()
             }.start()
         }
-        return (Running(process: process, out: out, err: err, copied: copied), saw)
+        return (Running(process: process, out: out, err: err, scratch: scratch, copied: copied), saw)
     }
 }
 
@@ -162,7 +167,11 @@ extension ReaderProcess {
 
     /// Runs `reader ARGUMENTS` with some outputs on a real pseudo-terminal (`columns` wide), as a
     /// person at a terminal would; what the terminal received is returned in place of those streams.
-    func runOnTerminal(_ arguments: [String], streams: TerminalStreams, columns: UInt16 = 80) throws -> Result {
+    func runOnTerminal(_ arguments: [String], streams: TerminalStreams, columns: UInt16 = 80) async throws -> Result {
+        try await ProcessSlots.shared.withSlot { try await runOnTerminalNow(arguments, streams: streams, columns: columns) }
+    }
+
+    private func runOnTerminalNow(_ arguments: [String], streams: TerminalStreams, columns: UInt16) async throws -> Result {
         // posix_openpt and friends are not in Swift's Glibc module; these are their Linux insides.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
@@ -199,11 +208,13 @@ extension ReaderProcess {
         process.standardError = streams.contains(.standardError) ? terminal : try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        close(slave)
-        // Once the last holder of the terminal is gone, reading the master ends with EIO.
-        drained.wait()
-        close(master)
+        await waitingOnAThreadOfItsOwn {
+            process.waitUntilExit()
+            close(slave)
+            // Once the last holder of the terminal is gone, reading the master ends with EIO.
+            drained.wait()
+            close(master)
+        }
         let shown = String(decoding: received.withLockedValue { $0 }, as: UTF8.self)
         return Result(status: process.terminationStatus,
                       stdout: streams.contains(.standardOutput) ? shown : (try? String(contentsOf: out, encoding: .utf8)) ?? "",

@@ -2,11 +2,14 @@ import Foundation
 import GRDB
 import Testing
 @testable import ReaderKit
+import TestSupport
 
 /// The cache file itself: eviction, migrations, refusing files that are not reader's, and the
 /// numbers `reader cache stats` shows. Real SQLite files in a temporary folder.
 @Suite struct ResponseCacheTests {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("reader-cache-\(UUID().uuidString)/cache.sqlite").path
+    /// Removed with this test's instance of the suite.
+    let scratch = TemporaryFolder("reader-cache")
+    var path: String { scratch.url.appendingPathComponent("cache/cache.sqlite").path }
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     func entry(_ key: String, bytes: Int, at offset: TimeInterval, service: ServiceName = "swapi") -> CacheEntry {

@@ -21,15 +21,19 @@ final class Sleeps: Sendable {
 }
 
 /// A client on a real server and a real cache file, with a test clock and sleeper.
-struct ClientHarness {
+struct ClientHarness: ShutsDown {
     let server: TestServer
     let clock = TestClock()
     let sleeps = Sleeps()
-    let cachePath = FileManager.default.temporaryDirectory.appendingPathComponent("reader-kit-\(UUID().uuidString)/cache.sqlite").path
+    /// Removed with the last copy of the harness.
+    let scratch = TemporaryFolder("reader-kit")
+    var cachePath: String { scratch.url.appendingPathComponent("cache/cache.sqlite").path }
 
     init(_ handler: @escaping TestServer.Handler = Fixtures.route) async throws {
         server = try await TestServer(handler)
     }
+
+    func shutdown() async { await server.shutdown() }
 
     func client(freshness: FreshnessPolicy = .default, retryPolicy: RetryPolicy = RetryPolicy(jitter: { 1 }),
                 timeout: Duration = .seconds(60)) -> ReaderClient {
@@ -44,136 +48,136 @@ struct ClientHarness {
 
 @Suite struct RevalidationAndFreshnessTests {
     @Test func aStaleSWAPIEntryCostsOneConditionalRequestAndNoBody() async throws {
-        let harness = try await ClientHarness()
-        let client = harness.client()
-        let first = try await client.load(try SWAPI.list(Film.self))
-        #expect(first.metadata.source == .network)
+        try await withShutdown(of: ClientHarness()) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                let first = try await client.load(try SWAPI.list(Film.self))
+                #expect(first.metadata.source == .network)
 
-        harness.clock.advance(2 * 86_400)
-        let second = try await client.load(try SWAPI.list(Film.self))
-        #expect(second.metadata.source == .revalidated && !second.metadata.stale && second.metadata.ageSeconds == 0)
-        #expect(second.value.results.count == 6, "the cached body is served")
-        let requests = harness.server.requests
-        #expect(requests.count == 2)
-        #expect(requests[0].headers["if-none-match"] == nil)
-        #expect(requests[1].headers["if-none-match"] == "\"0bc6a4246aac177e4793c35c312d1110\"")
+                harness.clock.advance(2 * 86_400)
+                let second = try await client.load(try SWAPI.list(Film.self))
+                #expect(second.metadata.source == .revalidated && !second.metadata.stale && second.metadata.ageSeconds == 0)
+                #expect(second.value.results.count == 6, "the cached body is served")
+                let requests = harness.server.requests
+                #expect(requests.count == 2)
+                #expect(requests[0].headers["if-none-match"] == nil)
+                #expect(requests[1].headers["if-none-match"] == "\"0bc6a4246aac177e4793c35c312d1110\"")
 
-        // Confirmed fresh again: the next load needs no request at all.
-        harness.clock.advance(60)
-        let third = try await client.load(try SWAPI.list(Film.self))
-        #expect(third.metadata.source == .cache && harness.server.requests.count == 2)
+                // Confirmed fresh again: the next load needs no request at all.
+                harness.clock.advance(60)
+                let third = try await client.load(try SWAPI.list(Film.self))
+                #expect(third.metadata.source == .cache && harness.server.requests.count == 2)
 
-        let stats = try harness.statistics().services["swapi"]
-        #expect(stats?.misses == 1 && stats?.revalidations == 1 && stats?.hits == 1 && stats?.entries == 1)
-        await client.shutdown()
-        await harness.server.shutdown()
+                let stats = try harness.statistics().services["swapi"]
+                #expect(stats?.misses == 1 && stats?.revalidations == 1 && stats?.hits == 1 && stats?.entries == 1)
+            }
+        }
     }
 
     @Test func aChangedResourceIsFetchedAgainAndLastModifiedIsSentBack() async throws {
         let version = NIOLockedValueBox(1)
-        let harness = try await ClientHarness { request in
+        try await withShutdown(of: ClientHarness { request in
             let current = version.withLockedValue { $0 }
             let headers = [("ETag", "\"v\(current)\""), ("Last-Modified", "Sat, 21 Nov 2026 10:00:0\(current) GMT")]
             if request.headers["if-none-match"] == "\"v\(current)\"" { return .respond(status: 304, headers: headers, body: []) }
             return .json(Fixtures.bytes("swapi/films.json"), headers: headers)
+        }) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                version.withLockedValue { $0 = 2 }
+                harness.clock.advance(2 * 86_400)
+                let changed = try await client.load(try SWAPI.list(Film.self))
+                #expect(changed.metadata.source == .network)
+                #expect(harness.server.requests[1].headers["if-modified-since"] == "Sat, 21 Nov 2026 10:00:01 GMT")
+                harness.clock.advance(2 * 86_400)
+                let confirmed = try await client.load(try SWAPI.list(Film.self))
+                #expect(confirmed.metadata.source == .revalidated, "the new validator was stored")
+            }
         }
-        let client = harness.client()
-        _ = try await client.load(try SWAPI.list(Film.self))
-        version.withLockedValue { $0 = 2 }
-        harness.clock.advance(2 * 86_400)
-        let changed = try await client.load(try SWAPI.list(Film.self))
-        #expect(changed.metadata.source == .network)
-        #expect(harness.server.requests[1].headers["if-modified-since"] == "Sat, 21 Nov 2026 10:00:01 GMT")
-        harness.clock.advance(2 * 86_400)
-        let confirmed = try await client.load(try SWAPI.list(Film.self))
-        #expect(confirmed.metadata.source == .revalidated, "the new validator was stored")
-        await client.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func redditsMaxAgeZeroIsRaisedToAMinute() async throws {
-        let harness = try await ClientHarness()
-        let client = harness.client()
-        let endpoint = try Reddit.posts(subreddit: "python", limit: 25)
-        _ = try await client.load(endpoint)
-        harness.clock.advance(30)
-        #expect(try await client.load(endpoint).metadata.source == .cache)
-        #expect(harness.server.requests.count == 1)
-        harness.clock.advance(31)
-        #expect(try await client.load(endpoint).metadata.source == .network)
-        #expect(harness.server.requests.count == 2)
-        await client.shutdown()
-        await harness.server.shutdown()
+        try await withShutdown(of: ClientHarness()) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                let endpoint = try Reddit.posts(subreddit: "python", limit: 25)
+                _ = try await client.load(endpoint)
+                harness.clock.advance(30)
+                #expect(try await client.load(endpoint).metadata.source == .cache)
+                #expect(harness.server.requests.count == 1)
+                harness.clock.advance(31)
+                #expect(try await client.load(endpoint).metadata.source == .network)
+                #expect(harness.server.requests.count == 2)
+            }
+        }
     }
 
     @Test func theUsersMaxAgeComesFirst() async throws {
-        let harness = try await ClientHarness()
-        var always = FreshnessPolicy.default
-        always.maximumAge = .zero
-        let eager = harness.client(freshness: always)
-        _ = try await eager.load(try SWAPI.list(Film.self))
-        #expect(try await eager.load(try SWAPI.list(Film.self)).metadata.source == .revalidated, "max-age 0 asks every time")
+        try await withShutdown(of: ClientHarness()) { harness in
+            var always = FreshnessPolicy.default
+            always.maximumAge = .zero
+            try await withShutdown(of: harness.client(freshness: always)) { eager in
+                _ = try await eager.load(try SWAPI.list(Film.self))
+                #expect(try await eager.load(try SWAPI.list(Film.self)).metadata.source == .revalidated, "max-age 0 asks every time")
 
-        var patient = FreshnessPolicy.default
-        patient.maximumAge = .seconds(3600)
-        let relaxed = harness.client(freshness: patient)
-        let posts = try Reddit.posts(subreddit: "python", limit: 25)
-        _ = try await relaxed.load(posts)
-        harness.clock.advance(1800)
-        #expect(try await relaxed.load(posts).metadata.source == .cache, "max-age 1 h overrides Reddit's own")
-        await eager.shutdown()
-        await relaxed.shutdown()
-        await harness.server.shutdown()
+                var patient = FreshnessPolicy.default
+                patient.maximumAge = .seconds(3600)
+                try await withShutdown(of: harness.client(freshness: patient)) { relaxed in
+                    let posts = try Reddit.posts(subreddit: "python", limit: 25)
+                    _ = try await relaxed.load(posts)
+                    harness.clock.advance(1800)
+                    #expect(try await relaxed.load(posts).metadata.source == .cache, "max-age 1 h overrides Reddit's own")
+                }
+            }
+        }
     }
 
     @Test func noCacheIsNeverFreshAndNoStoreIsNeverWritten() async throws {
-        let harness = try await ClientHarness { request in
+        try await withShutdown(of: ClientHarness { request in
             let control = request.path.contains("films") ? "no-cache" : "no-store"
             return .json(Fixtures.bytes(request.path.contains("films") ? "swapi/films.json" : "swapi/people_1.json"),
                          headers: [("Cache-Control", control)])
+        }) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                #expect(try await client.load(try SWAPI.list(Film.self)).metadata.source == .network)
+                _ = try await client.load(try SWAPI.resource(Person.self, id: 1))
+                #expect(try harness.statistics().total.entries == 1, "only the no-cache answer was stored")
+            }
         }
-        let client = harness.client()
-        _ = try await client.load(try SWAPI.list(Film.self))
-        #expect(try await client.load(try SWAPI.list(Film.self)).metadata.source == .network)
-        _ = try await client.load(try SWAPI.resource(Person.self, id: 1))
-        #expect(try harness.statistics().total.entries == 1, "only the no-cache answer was stored")
-        await client.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func maxStaleBoundsWhatIsServedOnFailureAndOffline() async throws {
         let down = NIOLockedValueBox(false)
-        let harness = try await ClientHarness { request in
+        try await withShutdown(of: ClientHarness { request in
             down.withLockedValue { $0 } ? .json(Fixtures.bytes("reddit/error_500_internal_server_error.json"), status: 500)
                 : Fixtures.route(request)
-        }
-        var policy = FreshnessPolicy.default
-        policy.maximumStale = .seconds(3 * 86_400)
-        let client = harness.client(freshness: policy)
-        let endpoint = try SWAPI.resource(Person.self, id: 1)
-        _ = try await client.load(endpoint)
-        down.withLockedValue { $0 = true }
+        }) { harness in
+            var policy = FreshnessPolicy.default
+            policy.maximumStale = .seconds(3 * 86_400)
+            try await withShutdown(of: harness.client(freshness: policy)) { client in
+                let endpoint = try SWAPI.resource(Person.self, id: 1)
+                _ = try await client.load(endpoint)
+                down.withLockedValue { $0 = true }
 
-        harness.clock.advance(2 * 86_400)
-        #expect(try await client.load(endpoint).metadata.errorCode?.description == "A500", "2 days old: served")
-        _ = await client.notices.drain()
+                harness.clock.advance(2 * 86_400)
+                #expect(try await client.load(endpoint).metadata.errorCode?.description == "A500", "2 days old: served")
+                _ = await client.notices.drain()
 
-        harness.clock.advance(2 * 86_400)
-        do {
-            _ = try await client.load(endpoint)
-            Issue.record("a copy older than max-stale must not be served")
-        } catch {
-            #expect(error.error.code.description == "A500")
+                harness.clock.advance(2 * 86_400)
+                do throws(LoadFailure) {
+                    _ = try await client.load(endpoint)
+                    Issue.record("a copy older than max-stale must not be served")
+                } catch {
+                    #expect(error.error.code.description == "A500")
+                }
+                #expect(await client.notices.drain().map(\.notice.code.description) == ["C1005"], "the user learns why no copy was shown")
+                do throws(LoadFailure) {
+                    _ = try await client.load(endpoint, options: LoadOptions(cacheMode: .offline))
+                    Issue.record("offline must honour max-stale too")
+                } catch {
+                    #expect(error.error.code.description == "C1005" && error.error.exitCode == .unavailable)
+                }
+            }
         }
-        #expect(await client.notices.drain().map(\.notice.code.description) == ["C1005"], "the user learns why no copy was shown")
-        do {
-            _ = try await client.load(endpoint, options: LoadOptions(cacheMode: .offline))
-            Issue.record("offline must honour max-stale too")
-        } catch {
-            #expect(error.error.code.description == "C1005" && error.error.exitCode == .unavailable)
-        }
-        await client.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func cacheControlDirectivesParse() {

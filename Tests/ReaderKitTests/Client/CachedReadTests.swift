@@ -9,8 +9,12 @@ import TestSupport
 /// Codable, dates without a formatter, one connection. What it stores and serves is what the
 /// query interface and GRDB's decoding stored and served. Real SQLite files, a real loopback server.
 @Suite struct CachedReadTests {
+    /// The test's temporary folder, removed with this test's instance of the suite.
+    let scratch = TemporaryFolder("reader-cached-read")
+
+    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
     func temporaryCachePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("reader-cached-read-\(UUID().uuidString)/cache.sqlite").path
+        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
     }
 
     func makeClient(_ server: TestServer, cachePath: String, clock: NIOLockedValueBox<Date>) -> ReaderClient {
@@ -21,28 +25,28 @@ import TestSupport
 
     @Test func aHitRecordsItsUseAndCountsIt() async throws {
         // Given a films list stored at 2023-11-14 22:13:20 UTC
-        let server = try await TestServer(Fixtures.route)
-        let cachePath = temporaryCachePath()
-        let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_700_000_000))
-        let client = makeClient(server, cachePath: cachePath, clock: clock)
-        _ = try await client.load(try SWAPI.list(Film.self))
+        try await withTestServer(Fixtures.route) { server in
+            let cachePath = temporaryCachePath()
+            let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_700_000_000))
+            let loaded = try await withShutdown(of: makeClient(server, cachePath: cachePath, clock: clock)) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
 
-        // When it is read offline 61.25 seconds later
-        clock.withLockedValue { $0 = Date(timeIntervalSince1970: 1_700_000_061.25) }
-        let loaded = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
-        await client.shutdown()
+                // When it is read offline 61.25 seconds later
+                clock.withLockedValue { $0 = Date(timeIntervalSince1970: 1_700_000_061.25) }
+                return try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
+            }
 
-        // Then it is served from the cache, its use is stored as GRDB writes a date, and counted
-        #expect(loaded.metadata.source == .cache && loaded.metadata.ageSeconds == 61)
-        #expect(loaded.metadata.fetchedAt == Date(timeIntervalSince1970: 1_700_000_000))
-        let queue = try DatabaseQueue(path: cachePath)
-        let row = try await queue.read { db in try Row.fetchOne(db, sql: "SELECT fetchedAt, lastUsedAt FROM response") }
-        #expect(row?["fetchedAt"] as String? == "2023-11-14 22:13:20.000")
-        #expect(row?["lastUsedAt"] as String? == "2023-11-14 22:14:21.250")
-        let usage = try await queue.read { db in try Row.fetchOne(db, sql: "SELECT api, hits, misses, revalidations FROM usage") }
-        #expect(usage == ["api": "swapi", "hits": 1, "misses": 1, "revalidations": 0])
-        try queue.close()
-        await server.shutdown()
+            // Then it is served from the cache, its use is stored as GRDB writes a date, and counted
+            #expect(loaded.metadata.source == .cache && loaded.metadata.ageSeconds == 61)
+            #expect(loaded.metadata.fetchedAt == Date(timeIntervalSince1970: 1_700_000_000))
+            let queue = try DatabaseQueue(path: cachePath)
+            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT fetchedAt, lastUsedAt FROM response") }
+            #expect(row?["fetchedAt"] as String? == "2023-11-14 22:13:20.000")
+            #expect(row?["lastUsedAt"] as String? == "2023-11-14 22:14:21.250")
+            let usage = try queue.read { db in try Row.fetchOne(db, sql: "SELECT api, hits, misses, revalidations FROM usage") }
+            #expect(usage == ["api": "swapi", "hits": 1, "misses": 1, "revalidations": 0])
+            try queue.close()
+        }
     }
 
     /// The file descriptors this process holds on the file at `path` (one per SQLite connection).
@@ -56,25 +60,25 @@ import TestSupport
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
     func aCachedReadOpensOneConnection() async throws {
         // Given a films list in the cache, stored by another client
-        let server = try await TestServer(Fixtures.route)
-        let cachePath = temporaryCachePath()
-        let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_700_000_000))
-        let filler = makeClient(server, cachePath: cachePath, clock: clock)
-        _ = try await filler.load(try SWAPI.list(Film.self))
-        await filler.shutdown()  // as `reader` leaves it: what it stored is in the file itself
-        let before = try openDescriptors(on: cachePath)
+        try await withTestServer(Fixtures.route) { server in
+            let cachePath = temporaryCachePath()
+            let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_700_000_000))
+            let filler = makeClient(server, cachePath: cachePath, clock: clock)
+            // Shut down as `reader` leaves it: what it stored is in the file itself.
+            try await withShutdown(of: filler) { filler in _ = try await filler.load(try SWAPI.list(Film.self)) }
+            let before = try openDescriptors(on: cachePath)
 
-        // When a new client reads it offline
-        let reader = makeClient(server, cachePath: cachePath, clock: clock)
-        let loaded = try await reader.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
+            // When a new client reads it offline
+            try await withShutdown(of: makeClient(server, cachePath: cachePath, clock: clock)) { reader in
+                let loaded = try await reader.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
 
-        // Then that client opened the file once: its writer, no reader connection
-        #expect(loaded.metadata.source == .cache)
-        let after = try openDescriptors(on: cachePath)
-        #expect(after - before == 1, "\(before) before, \(after) after")
-        withExtendedLifetime(filler) {}
-        withExtendedLifetime(reader) {}
-        await server.shutdown()
+                // Then that client opened the file once: its writer, no reader connection
+                #expect(loaded.metadata.source == .cache)
+                let after = try openDescriptors(on: cachePath)
+                #expect(after - before == 1, "\(before) before, \(after) after")
+            }
+            withExtendedLifetime(filler) {}
+        }
     }
 
     @Test func anEntryReadsAsGRDBsDecodingReadsIt() throws {

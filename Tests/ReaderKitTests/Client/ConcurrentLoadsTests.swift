@@ -47,8 +47,12 @@ import TestSupport
         }
     }
 
+    /// The test's temporary folder, removed with this test's instance of the suite.
+    let scratch = TemporaryFolder("reader-concurrent")
+
+    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
     func temporaryCachePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("reader-concurrent-\(UUID().uuidString)/cache.sqlite").path
+        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
     }
 
     func makeClient(_ server: TestServer, cachePath: String, logger: Logger = Logger(label: "test")) -> ReaderClient {
@@ -71,29 +75,29 @@ import TestSupport
     func anotherLoadFinishesWhileOneIsDecoding(_ heldAt: HeldAt) async throws {
         // Given a client, and a load whose decoding is held (from the network, or from a copy
         // cached by an earlier load that went straight through)
-        let server = try await TestServer { Fixtures.route($0) }
-        let client = makeClient(server, cachePath: temporaryCachePath())
-        let film = Endpoint<HeldFilm>(service: "swapi", path: "films/1/")
-        HeldFilm.gate.withLockedValue { $0 = nil }
-        if heldAt == .cache { _ = try await client.load(film) }
-        let gate = DecodeGate()
-        HeldFilm.gate.withLockedValue { $0 = gate }
-        defer { HeldFilm.gate.withLockedValue { $0 = nil } }
-        let held = Task { try await client.load(film, options: LoadOptions(cacheMode: heldAt == .cache ? .offline : .refresh)) }
-        var entered = gate.entered.makeAsyncIterator()
-        _ = await entered.next()
+        try await withTestServer { Fixtures.route($0) } body: { server in
+            try await withShutdown(of: makeClient(server, cachePath: temporaryCachePath())) { client in
+                let film = Endpoint<HeldFilm>(service: "swapi", path: "films/1/")
+                HeldFilm.gate.withLockedValue { $0 = nil }
+                if heldAt == .cache { _ = try await client.load(film) }
+                let gate = DecodeGate()
+                HeldFilm.gate.withLockedValue { $0 = gate }
+                defer { HeldFilm.gate.withLockedValue { $0 = nil } }
+                let held = Task { try await client.load(film, options: LoadOptions(cacheMode: heldAt == .cache ? .offline : .refresh)) }
+                var entered = gate.entered.makeAsyncIterator()
+                _ = await entered.next()
 
-        // When another load runs meanwhile
-        let other = try await client.load(try SWAPI.resource(Person.self, id: 1))
-        gate.open()
-        let first = try await held.value
+                // When another load runs meanwhile
+                let other = try await client.load(try SWAPI.resource(Person.self, id: 1))
+                gate.open()
+                let first = try await held.value
 
-        // Then it finished while the first was still held, and both have their answers
-        #expect(gate.letGo.withLockedValue { $0 } == true, "the other load waited for the first one's decoding")
-        #expect(other.value.name == "Luke Skywalker" && other.metadata.source == .network)
-        #expect(first.value.title == "A New Hope" && first.metadata.source == (heldAt == .cache ? .cache : .network))
-        await client.shutdown()
-        await server.shutdown()
+                // Then it finished while the first was still held, and both have their answers
+                #expect(gate.letGo.withLockedValue { $0 } == true, "the other load waited for the first one's decoding")
+                #expect(other.value.name == "Luke Skywalker" && other.metadata.source == .network)
+                #expect(first.value.title == "A New Hope" && first.metadata.source == (heldAt == .cache ? .cache : .network))
+            }
+        }
     }
 
     /// Tells the test when a load is about to store an answer (the cache's `storing` debug line).
@@ -119,42 +123,42 @@ import TestSupport
 
     @Test func theCacheIsReadWhileALoadWaitsToWriteIt() async throws {
         // Given a cache with one entry, and another connection holding the file's write lock
-        let server = try await TestServer { Fixtures.route($0) }
-        let cachePath = temporaryCachePath()
-        let (events, event) = AsyncStream<LoadEvent>.makeStream()
-        let client = makeClient(server, cachePath: cachePath, logger: Logger(label: "test") { _ in
-            StoreWatch { event.yield(.storing(key: $0)) }
-        })
-        _ = try await client.load(try SWAPI.resource(Person.self, id: 1))
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let blocker = try DatabaseQueue(path: cachePath, configuration: configuration)
-        try blocker.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        try await withTestServer { Fixtures.route($0) } body: { server in
+            let cachePath = temporaryCachePath()
+            let (events, event) = AsyncStream<LoadEvent>.makeStream()
+            try await withShutdown(of: makeClient(server, cachePath: cachePath, logger: Logger(label: "test") { _ in
+                StoreWatch { event.yield(.storing(key: $0)) }
+            })) { client in
+                _ = try await client.load(try SWAPI.resource(Person.self, id: 1))
+                var configuration = Configuration()
+                configuration.allowsUnsafeTransactions = true
+                let blocker = try DatabaseQueue(path: cachePath, configuration: configuration)
+                try blocker.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
 
-        // When a load comes to store its answer, and must wait for the lock, the cache is read meanwhile
-        let films = try SWAPI.list(Film.self)
-        let held = Task {
-            defer { event.yield(.finished) }
-            return try await client.load(films)
-        }
-        var first: LoadEvent?
-        for await next in events where next != .storing(key: server.baseURL + "/api/people/1/") {
-            first = next
-            break
-        }
-        let statistics = try await client.cacheStatistics()
-        try blocker.inDatabase { db in try db.execute(sql: "COMMIT") }
-        let loaded = try await held.value
+                // When a load comes to store its answer, and must wait for the lock, the cache is read meanwhile
+                let films = try SWAPI.list(Film.self)
+                let held = Task {
+                    defer { event.yield(.finished) }
+                    return try await client.load(films)
+                }
+                var first: LoadEvent?
+                for await next in events where next != .storing(key: server.baseURL + "/api/people/1/") {
+                    first = next
+                    break
+                }
+                let statistics = try await client.cacheStatistics()
+                try blocker.inDatabase { db in try db.execute(sql: "COMMIT") }
+                let loaded = try await held.value
 
-        // Then the read saw the file as it was, and the load stored its answer once the lock went
-        #expect(first == .storing(key: server.baseURL + "/api/films/"), "the load got to its write while the lock was held")
-        #expect(statistics.services["swapi"]?.entries == 1, "read while the write waited")
-        #expect(loaded.metadata.source == .network && loaded.value.results.count == 6)
-        #expect(await client.notices.drain().isEmpty, "no write gave up on the file")
-        let stored = try? await client.load(films, options: LoadOptions(cacheMode: .offline))
-        #expect(stored?.metadata.source == .cache, "stored")
-        try blocker.close()
-        await client.shutdown()
-        await server.shutdown()
+                // Then the read saw the file as it was, and the load stored its answer once the lock went
+                #expect(first == .storing(key: server.baseURL + "/api/films/"), "the load got to its write while the lock was held")
+                #expect(statistics.services["swapi"]?.entries == 1, "read while the write waited")
+                #expect(loaded.metadata.source == .network && loaded.value.results.count == 6)
+                #expect(await client.notices.drain().isEmpty, "no write gave up on the file")
+                let stored = try? await client.load(films, options: LoadOptions(cacheMode: .offline))
+                #expect(stored?.metadata.source == .cache, "stored")
+                try blocker.close()
+            }
+        }
     }
 }

@@ -9,8 +9,11 @@ import TestSupport
 /// a few pages whatever the collection's size; and a sync that counts every outcome, against a
 /// real server on 127.0.0.1 holding a people collection of many pages.
 @Suite struct PageByPageTests {
+    /// The test's temporary folder, removed with this test's instance of the suite.
+    let scratch = TemporaryFolder("page-by-page")
+
     func makeClient(_ server: TestServer, width: Int) -> ReaderClient {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-by-page-\(UUID().uuidString)")
+        let folder = scratch.url.appendingPathComponent(UUID().uuidString)
         return ReaderClient(configuration: .init(
             services: ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)]),
             cachePath: folder.appendingPathComponent("cache.sqlite").path, timeout: .seconds(60),
@@ -95,157 +98,157 @@ import TestSupport
         let width = 3, pages = 13
         let people = PaddedPeople(pages: pages, filmsOnAPage: 2, filmsAlone: 0)
         let (events, event) = AsyncStream<WindowEvent>.makeStream()
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             let reply = people.reply(to: request) ?? .close
             guard let page = Self.laterPage(request) else { return reply }
             return .deferred { answer in event.yield(.arrived(page: page, answer: { answer(reply) })) }
-        }
-        let client = makeClient(server, width: width)
-        let driver = Task {
-            var pending: [Int: @Sendable () -> Void] = [:]
-            var answered: [Int] = []
-            var handedOver = 0
-            var mostStarted = 0, mostInFlight = 0, gaveUp = false
-            for await next in events {
-                switch next {
-                case .arrived(let page, let answer): pending[page] = answer
-                case .handedOver: handedOver += 1
-                case .gaveUp: gaveUp = true
-                }
-                let started = pending.count + answered.count - handedOver
-                mostStarted = max(mostStarted, started)
-                mostInFlight = max(mostInFlight, pending.count)
-                if started >= min(width, pages - 1 - handedOver) || gaveUp {
-                    for page in pending.keys.sorted(by: >) {
-                        pending.removeValue(forKey: page)?()
-                        answered.append(page)
+        } body: { server in
+            try await withShutdown(of: makeClient(server, width: width)) { client in
+                let driver = Task {
+                    var pending: [Int: @Sendable () -> Void] = [:]
+                    var answered: [Int] = []
+                    var handedOver = 0
+                    var mostStarted = 0, mostInFlight = 0, gaveUp = false
+                    for await next in events {
+                        switch next {
+                        case .arrived(let page, let answer): pending[page] = answer
+                        case .handedOver: handedOver += 1
+                        case .gaveUp: gaveUp = true
+                        }
+                        let started = pending.count + answered.count - handedOver
+                        mostStarted = max(mostStarted, started)
+                        mostInFlight = max(mostInFlight, pending.count)
+                        if started >= min(width, pages - 1 - handedOver) || gaveUp {
+                            for page in pending.keys.sorted(by: >) {
+                                pending.removeValue(forKey: page)?()
+                                answered.append(page)
+                            }
+                        }
+                        if handedOver == pages - 1 { break }
                     }
+                    return (answered: answered, mostStarted: mostStarted, mostInFlight: mostInFlight, gaveUp: gaveUp)
                 }
-                if handedOver == pages - 1 { break }
+                // A guard against a client that never starts `width` pages, not a measure of time: the
+                // suite's other tests may hold the concurrency pool's threads for a minute and more while
+                // they wait on processes, and the requests here then start that much later.
+                let watchdog = Task {
+                    try await Task.sleep(for: .seconds(240))
+                    event.yield(.gaveUp)
+                }
+                let progress = NIOLockedValueBox<[LoadProgress]>([])
+
+                // When the collection is read page by page
+                var handed: [Int] = []
+                var names: [String] = []
+                try await client.forEachPage(Person.self, progress: { report in progress.withLockedValue { $0.append(report) } }) { page in
+                    let number = Self.number(of: page)
+                    handed.append(number)
+                    names += page.value.results.map(\.url)
+                    if number > 1 { event.yield(.handedOver(page: number)) }
+                }
+                let seen = await driver.value
+                watchdog.cancel()
+
+                // Then every page came in order, with at most `width` started and not handed over (so
+                // at most `width` requests in flight), and the pages finished out of order all the same
+                #expect(handed == Array(1...pages))
+                #expect(names == (1...pages * 10).map { "https://swapi.dev/api/people/\($0)/" })
+                #expect(!seen.gaveUp, "the client never had \(width) pages started at once")
+                #expect(seen.mostStarted == width, "pages started and not yet handed over: at most \(seen.mostStarted)")
+                #expect(seen.mostInFlight == width)
+                #expect(Array(seen.answered.prefix(3)) == [4, 3, 2], "the first window, answered highest first")
+                #expect(progress.withLockedValue { $0 } == (1...pages).map { LoadProgress(completed: $0, total: pages) },
+                        "the first page, then each as it finished")
+                #expect(server.requests.count == pages)
             }
-            return (answered: answered, mostStarted: mostStarted, mostInFlight: mostInFlight, gaveUp: gaveUp)
         }
-        // A guard against a client that never starts `width` pages, not a measure of time: the
-        // suite's other tests may hold the concurrency pool's threads for a minute and more while
-        // they wait on processes, and the requests here then start that much later.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(240))
-            event.yield(.gaveUp)
-        }
-        let progress = NIOLockedValueBox<[LoadProgress]>([])
-
-        // When the collection is read page by page
-        var handed: [Int] = []
-        var names: [String] = []
-        try await client.forEachPage(Person.self, progress: { report in progress.withLockedValue { $0.append(report) } }) { page in
-            let number = Self.number(of: page)
-            handed.append(number)
-            names += page.value.results.map(\.url)
-            if number > 1 { event.yield(.handedOver(page: number)) }
-        }
-        let seen = await driver.value
-        watchdog.cancel()
-
-        // Then every page came in order, with at most `width` started and not handed over (so
-        // at most `width` requests in flight), and the pages finished out of order all the same
-        #expect(handed == Array(1...pages))
-        #expect(names == (1...pages * 10).map { "https://swapi.dev/api/people/\($0)/" })
-        #expect(!seen.gaveUp, "the client never had \(width) pages started at once")
-        #expect(seen.mostStarted == width, "pages started and not yet handed over: at most \(seen.mostStarted)")
-        #expect(seen.mostInFlight == width)
-        #expect(Array(seen.answered.prefix(3)) == [4, 3, 2], "the first window, answered highest first")
-        #expect(progress.withLockedValue { $0 } == (1...pages).map { LoadProgress(completed: $0, total: pages) },
-                "the first page, then each as it finished")
-        #expect(server.requests.count == pages)
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func aPageThatFailsEndsWhatIsHandedOverAndIsThrownOnceTheOthersAreLoaded() async throws {
         // Given 9 pages, the fourth a server error
         let people = PaddedPeople(pages: 9, filmsOnAPage: 2, filmsAlone: 0)
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             if Self.laterPage(request) == 4 { return .respond(status: 500, headers: [("Content-Type", "text/html")], body: Array("<h1>500</h1>".utf8)) }
             return people.reply(to: request) ?? .close
-        }
-        let client = makeClient(server, width: 3)
+        } body: { server in
+            await withShutdown(of: makeClient(server, width: 3)) { client in
 
-        // When the collection is read page by page, and all at once
-        var handed: [Int] = []
-        var thrown: LoadFailure?
-        do {
-            try await client.forEachPage(Person.self) { handed.append(Self.number(of: $0)) }
-        } catch {
-            thrown = error
-        }
-        let requested = Set(server.requests.compactMap { Int($0.query["page"] ?? "1") })
-        var thrownAtOnce: LoadFailure?
-        do { _ = try await client.loadAllPages(Person.self, options: LoadOptions(cacheMode: .refresh)) } catch { thrownAtOnce = error }
+                // When the collection is read page by page, and all at once
+                var handed: [Int] = []
+                var thrown: LoadFailure?
+                do throws(LoadFailure) {
+                    try await client.forEachPage(Person.self) { handed.append(Self.number(of: $0)) }
+                } catch {
+                    thrown = error
+                }
+                let requested = Set(server.requests.compactMap { Int($0.query["page"] ?? "1") })
+                var thrownAtOnce: LoadFailure?
+                do throws(LoadFailure) { _ = try await client.loadAllPages(Person.self, options: LoadOptions(cacheMode: .refresh)) } catch { thrownAtOnce = error }
 
-        // Then the pages before it were handed over, none after it; its failure is thrown, after
-        // every page was loaded into the cache as before; all at once, the same failure
-        #expect(handed == [1, 2, 3])
-        #expect(thrown?.error.code.description == "H500")
-        #expect(requested == Set(1...9), "every announced page is loaded")
-        #expect(thrownAtOnce?.error.code.description == "H500")
-        await client.shutdown()
-        await server.shutdown()
+                // Then the pages before it were handed over, none after it; its failure is thrown, after
+                // every page was loaded into the cache as before; all at once, the same failure
+                #expect(handed == [1, 2, 3])
+                #expect(thrown?.error.code.description == "H500")
+                #expect(requested == Set(1...9), "every announced page is loaded")
+                #expect(thrownAtOnce?.error.code.description == "H500")
+            }
+        }
     }
 
     @Test func aFailureOfTheBodyStopsEverythingAtOnce() async throws {
         // Given 9 pages, and a window of 2
         let people = PaddedPeople(pages: 9, filmsOnAPage: 2, filmsAlone: 0)
-        let server = try await TestServer { people.reply(to: $0) ?? .close }
-        let client = makeClient(server, width: 2)
+        try await withTestServer { people.reply(to: $0) ?? .close } body: { server in
+            await withShutdown(of: makeClient(server, width: 2)) { client in
 
-        // When the body fails on the second page
-        var handed: [Int] = []
-        var thrown: LoadFailure?
-        do {
-            try await client.forEachPage(Person.self) { (page) throws(LoadFailure) in
-                handed.append(Self.number(of: page))
-                if handed.count == 2 { throw LoadFailure(error: .bug("the body gives up"), decision: .alert) }
+                // When the body fails on the second page
+                var handed: [Int] = []
+                var thrown: LoadFailure?
+                do throws(LoadFailure) {
+                    try await client.forEachPage(Person.self) { (page) throws(LoadFailure) in
+                        handed.append(Self.number(of: page))
+                        if handed.count == 2 { throw LoadFailure(error: .bug("the body gives up"), decision: .alert) }
+                    }
+                } catch {
+                    thrown = error
+                }
+
+                // Then its failure is thrown, and no page past the window of the second was asked for
+                #expect(handed == [1, 2])
+                #expect(thrown?.error.code.description == "B1001")
+                let requested = Set(server.requests.compactMap { Int($0.query["page"] ?? "1") })
+                #expect(requested.isSubset(of: [1, 2, 3]) && requested.isSuperset(of: [1, 2]), "\(requested.sorted())")
             }
-        } catch {
-            thrown = error
         }
-
-        // Then its failure is thrown, and no page past the window of the second was asked for
-        #expect(handed == [1, 2])
-        #expect(thrown?.error.code.description == "B1001")
-        let requested = Set(server.requests.compactMap { Int($0.query["page"] ?? "1") })
-        #expect(requested.isSubset(of: [1, 2, 3]) && requested.isSuperset(of: [1, 2]), "\(requested.sorted())")
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func aSyncCountsEveryPageAndResourceOfALargeCollection() async throws {
         // Given SWAPI with 12 pages of people, each seventh person missing
         let data = SWAPIDataSet()
         let people = PaddedPeople(pages: 12, filmsOnAPage: 50, filmsAlone: 5)
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             let parts = request.path.split(separator: "/")
             if parts.count == 3, parts[1] == "people", let id = Int(parts[2]), id % 7 == 0 {
                 return .json(Array(#"{"detail":"Not found"}"#.utf8), status: 404)
             }
             return people.reply(to: request) ?? data.reply(to: request) ?? .close
+        } body: { server in
+            await withShutdown(of: makeClient(server, width: 6)) { client in
+
+                // When it is synced
+                let report = await client.syncSWAPI()
+
+                // Then every request is counted: 19 pages and 178 resources of the other collections,
+                // 12 pages and 120 people, 17 of whom (7, 14, … 119) are not found, named in link order
+                // 19 pages and 178 resources of the others; 12 pages and 120 people, 17 of them missing
+                let everything = 19 + 178 + 12 + 120
+                #expect(report.fetched == everything - 17)
+                #expect(report.failed == 17)
+                #expect(report.failureGroups.map(\.code.description) == ["A404"])
+                #expect(report.failureGroups.first?.subjects == ["people/7", "people/14", "people/21"])
+                #expect(report.notRead.isEmpty && report.pagesFailed.isEmpty)
+                #expect(server.requests.count == everything)
+            }
         }
-        let client = makeClient(server, width: 6)
-
-        // When it is synced
-        let report = await client.syncSWAPI()
-
-        // Then every request is counted: 19 pages and 178 resources of the other collections,
-        // 12 pages and 120 people, 17 of whom (7, 14, … 119) are not found, named in link order
-        // 19 pages and 178 resources of the others; 12 pages and 120 people, 17 of them missing
-        let everything = 19 + 178 + 12 + 120
-        #expect(report.fetched == everything - 17)
-        #expect(report.failed == 17)
-        #expect(report.failureGroups.map(\.code.description) == ["A404"])
-        #expect(report.failureGroups.first?.subjects == ["people/7", "people/14", "people/21"])
-        #expect(report.notRead.isEmpty && report.pagesFailed.isEmpty)
-        #expect(server.requests.count == everything)
-        await client.shutdown()
-        await server.shutdown()
     }
 }

@@ -18,58 +18,62 @@ import TestSupport
                             sleep: sleeps.sleep)
     }
 
+    /// The test's temporary folder, removed with this test's instance of the suite.
+    let scratch = TemporaryFolder("reader-kit")
+
+    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
     func temporaryCachePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("reader-kit-\(UUID().uuidString)/cache.sqlite").path
+        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
     }
 
     @Test func retryAfterIsHonouredThroughTheInjectedSleeper() async throws {
         let calls = NIOLockedValueBox(0)
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             calls.withLockedValue { $0 += 1; return $0 } <= 2
                 ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "7")]) : Fixtures.route(request)
+        } body: { server in
+            let sleeps = Sleeps()
+            try await withShutdown(of: makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)) { client in
+                let films = try await client.load(try SWAPI.list(Film.self))
+                #expect(films.value.results.count == 6)
+                #expect(sleeps.recorded.withLockedValue { $0 } == [.seconds(7), .seconds(7)])
+                #expect(server.requests.count == 3)
+            }
         }
-        let sleeps = Sleeps()
-        let client = makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)
-        let films = try await client.load(try SWAPI.list(Film.self))
-        #expect(films.value.results.count == 6)
-        #expect(sleeps.recorded.withLockedValue { $0 } == [.seconds(7), .seconds(7)])
-        #expect(server.requests.count == 3)
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func aStaleCopyIsServedWithANoticeAndA404ResetsIt() async throws {
         let mode = NIOLockedValueBox("ok")
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             switch mode.withLockedValue({ $0 }) {
             case "down": .json(Fixtures.bytes("reddit/error_500_internal_server_error.json"), status: 500)
             case "gone": .json(Fixtures.bytes("swapi/people_9999_not_found.json"), status: 404)
             default: Fixtures.route(request)
             }
-        }
-        let sleeps = Sleeps()
-        let client = makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)
-        let endpoint = try SWAPI.resource(Person.self, id: 1)
-        _ = try await client.load(endpoint)
+        } body: { server in
+            let sleeps = Sleeps()
+            try await withShutdown(of: makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)) { client in
+                let endpoint = try SWAPI.resource(Person.self, id: 1)
+                _ = try await client.load(endpoint)
 
-        mode.withLockedValue { $0 = "down" }
-        let stale = try await client.load(endpoint, options: LoadOptions(cacheMode: .refresh))
-        #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "A500")
-        #expect(stale.value.name == "Luke Skywalker")
-        #expect(sleeps.recorded.withLockedValue { $0 }.isEmpty, "a 500 without Retry-After is not retried")
-        let notices = await client.notices.drain()
-        #expect(notices.map(\.notice.kind) == [.staleData])
+                mode.withLockedValue { $0 = "down" }
+                let stale = try await client.load(endpoint, options: LoadOptions(cacheMode: .refresh))
+                #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "A500")
+                #expect(stale.value.name == "Luke Skywalker")
+                #expect(sleeps.recorded.withLockedValue { $0 }.isEmpty, "a 500 without Retry-After is not retried")
+                let notices = await client.notices.drain()
+                #expect(notices.map(\.notice.kind) == [.staleData])
 
-        mode.withLockedValue { $0 = "gone" }
-        await #expect(throws: LoadFailure.self) { try await client.load(endpoint, options: LoadOptions(cacheMode: .refresh)) }
-        do {
-            _ = try await client.load(endpoint, options: LoadOptions(cacheMode: .offline))
-            Issue.record("the reset should have deleted the cached copy")
-        } catch {
-            #expect(error.error.code.description == "C1001")
+                mode.withLockedValue { $0 = "gone" }
+                await #expect(throws: LoadFailure.self) { try await client.load(endpoint, options: LoadOptions(cacheMode: .refresh)) }
+                do throws(LoadFailure) {
+                    _ = try await client.load(endpoint, options: LoadOptions(cacheMode: .offline))
+                    Issue.record("the reset should have deleted the cached copy")
+                } catch {
+                    #expect(error.error.code.description == "C1001")
+                }
+            }
         }
-        await client.shutdown()
-        await server.shutdown()
     }
 
     /// A transport whose resolver knows no name under `.invalid` (RFC 6761: such names never
@@ -96,40 +100,40 @@ import TestSupport
             key: CacheKey.normalise(filmsURL), service: "swapi", url: filmsURL.absoluteString, status: 200,
             body: Data(Fixtures.bytes("swapi/films.json")), fetchedAt: Date()))
         let sleeps = Sleeps()
-        let client = ReaderClient(configuration: .init(services: ServiceConfiguration([SWAPIService(baseURL: base)]), cachePath: cachePath),
-                                  transport: NoSuchNames(), sleep: sleeps.sleep)
+        try await withShutdown(of: ReaderClient(configuration: .init(services: ServiceConfiguration([SWAPIService(baseURL: base)]), cachePath: cachePath),
+                                  transport: NoSuchNames(), sleep: sleeps.sleep)) { client in
 
-        let stale = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .refresh))
-        #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "T1003")
-        #expect(stale.value.results.first?.title == "A New Hope")
-        #expect(await client.notices.drain().map(\.notice.kind) == [.staleData])
+            let stale = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .refresh))
+            #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "T1003")
+            #expect(stale.value.results.first?.title == "A New Hope")
+            #expect(await client.notices.drain().map(\.notice.kind) == [.staleData])
 
-        let people = try SWAPI.list(Person.self)
-        do {
-            _ = try await client.load(people, options: LoadOptions(cacheMode: .refresh))
-            Issue.record("nothing cached and no such host: the load must fail")
-        } catch {
-            #expect(error.error.code.description == "T1003" && error.decision == .alert)
-            #expect(error.error.exitCode.rawValue == 68)
-            #expect(error.error.message == "cannot find host swapi.reader-test.invalid: the name does not resolve")
+            let people = try SWAPI.list(Person.self)
+            do throws(LoadFailure) {
+                _ = try await client.load(people, options: LoadOptions(cacheMode: .refresh))
+                Issue.record("nothing cached and no such host: the load must fail")
+            } catch {
+                #expect(error.error.code.description == "T1003" && error.decision == .alert)
+                #expect(error.error.exitCode.rawValue == 68)
+                #expect(error.error.message == "cannot find host swapi.reader-test.invalid: the name does not resolve")
+            }
+            #expect(sleeps.recorded.withLockedValue { $0 }.isEmpty, "a name that does not resolve is not retried")
         }
-        #expect(sleeps.recorded.withLockedValue { $0 }.isEmpty, "a name that does not resolve is not retried")
-        await client.shutdown()
     }
 
     @Test func aBodyOverTheLimitIsRefused() async throws {
-        let server = try await TestServer { _ in .json(Array(repeating: UInt8(ascii: " "), count: 64 * 1024) + Array("{}".utf8)) }
-        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)])
-        let client = ReaderClient(configuration: .init(services: services, maximumBodySize: 16 * 1024))
-        let endpoint = try SWAPI.list(Film.self)
-        do {
-            _ = try await client.load(endpoint)
-            Issue.record("an oversized body must be refused")
-        } catch {
-            #expect(error.error.code.description == "T1103")
+        try await withTestServer { _ in .json(Array(repeating: UInt8(ascii: " "), count: 64 * 1024) + Array("{}".utf8)) } body: { server in
+            let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)])
+            try await withShutdown(of: ReaderClient(configuration: .init(services: services, maximumBodySize: 16 * 1024))) { client in
+                let endpoint = try SWAPI.list(Film.self)
+                do throws(LoadFailure) {
+                    _ = try await client.load(endpoint)
+                    Issue.record("an oversized body must be refused")
+                } catch {
+                    #expect(error.error.code.description == "T1103")
+                }
+            }
         }
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func cacheKeysIgnoreCaseOrderDefaultPortsAndFragments() {

@@ -18,43 +18,43 @@ import TestSupport
     @Test func retryAfterAsAnHTTPDateIsWaitedFor() async throws {
         let calls = NIOLockedValueBox(0)
         let comeBack = NIOLockedValueBox("")
-        let harness = try await ClientHarness { request in
+        try await withShutdown(of: ClientHarness { request in
             calls.withLockedValue { $0 += 1; return $0 } == 1
                 ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", comeBack.withLockedValue { $0 })]) : Fixtures.route(request)
+        }) { harness in
+            comeBack.withLockedValue { $0 = Self.httpDate(harness.clock.now.addingTimeInterval(12)) }
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                #expect(harness.sleeps.values == [.seconds(12)])
+            }
         }
-        comeBack.withLockedValue { $0 = Self.httpDate(harness.clock.now.addingTimeInterval(12)) }
-        let client = harness.client()
-        _ = try await client.load(try SWAPI.list(Film.self))
-        #expect(harness.sleeps.values == [.seconds(12)])
-        await client.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func aWaitBeyondMaxWaitIsNotTakenAndTheUserIsToldWhenToComeBack() async throws {
-        let harness = try await ClientHarness { _ in .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "5400")]) }
-        let client = harness.client(retryPolicy: RetryPolicy(maximumDelay: .seconds(30)))
-        let films = try SWAPI.list(Film.self)
-        do {
-            _ = try await client.load(films)
-            Issue.record("a 503 with a long Retry-After must fail")
-        } catch {
-            #expect(error.error.code.description == "H503")
-            #expect(error.error.message.contains("it asks to come back at "), "\(error.error.message)")
-            #expect(error.advice == [.tryAgainThenOrAllowLongerWait])
-            #expect(error.suggestion == "try again then, or allow a longer wait (RetryPolicy.maximumDelay)")
+        try await withShutdown(of: ClientHarness { _ in .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "5400")]) }) { harness in
+            try await withShutdown(of: harness.client(retryPolicy: RetryPolicy(maximumDelay: .seconds(30)))) { client in
+                let films = try SWAPI.list(Film.self)
+                do throws(LoadFailure) {
+                    _ = try await client.load(films)
+                    Issue.record("a 503 with a long Retry-After must fail")
+                } catch {
+                    #expect(error.error.code.description == "H503")
+                    #expect(error.error.message.contains("it asks to come back at "), "\(error.error.message)")
+                    #expect(error.advice == [.tryAgainThenOrAllowLongerWait])
+                    #expect(error.suggestion == "try again then, or allow a longer wait (RetryPolicy.maximumDelay)")
+                }
+                #expect(harness.sleeps.values.isEmpty && harness.server.requests.count == 1)
+            }
         }
-        #expect(harness.sleeps.values.isEmpty && harness.server.requests.count == 1)
-        await client.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func retriesNeverOutliveTheDeadline() async throws {
-        let harness = try await ClientHarness { _ in .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "8")]) }
-        let client = harness.client(timeout: .seconds(5))
-        await #expect(throws: LoadFailure.self) { try await client.load(try SWAPI.list(Film.self)) }
-        #expect(harness.sleeps.values.isEmpty, "an 8 s wait does not fit in a 5 s deadline")
-        await client.shutdown()
-        await harness.server.shutdown()
+        try await withShutdown(of: ClientHarness { _ in .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "8")]) }) { harness in
+            await withShutdown(of: harness.client(timeout: .seconds(5))) { client in
+                await #expect(throws: LoadFailure.self) { try await client.load(try SWAPI.list(Film.self)) }
+                #expect(harness.sleeps.values.isEmpty, "an 8 s wait does not fit in a 5 s deadline")
+            }
+        }
     }
 
     @Test func whatIsRetriedIsThePolicysOwn() {
@@ -91,61 +91,61 @@ import TestSupport
     }
 
     @Test func anExhaustedRateLimitIsWaitedOutWithinMaxWait() async throws {
-        let harness = try await ClientHarness(Self.exhausted(reset: 20))
-        let client = harness.client()
-        _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
-        _ = try await client.load(try Reddit.posts(subreddit: "popular", limit: 25))
-        #expect(harness.sleeps.values == [.seconds(20)])
-        #expect(harness.server.requests.count == 2)
-        #expect(await client.notices.drain().map(\.notice.kind) == [.rateLimit])
-        await client.shutdown()
-        await harness.server.shutdown()
+        try await withShutdown(of: ClientHarness(Self.exhausted(reset: 20))) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+                _ = try await client.load(try Reddit.posts(subreddit: "popular", limit: 25))
+                #expect(harness.sleeps.values == [.seconds(20)])
+                #expect(harness.server.requests.count == 2)
+                #expect(await client.notices.drain().map(\.notice.kind) == [.rateLimit])
+            }
+        }
     }
 
     @Test func anExhaustedRateLimitBeyondMaxWaitIsNotHammeredEvenByTheNextRun() async throws {
-        let harness = try await ClientHarness(Self.exhausted(reset: 300))
-        let first = harness.client()
-        let python = try Reddit.posts(subreddit: "python", limit: 25)
-        _ = try await first.load(python)
-        await first.shutdown()
+        try await withShutdown(of: ClientHarness(Self.exhausted(reset: 300))) { harness in
+            let python = try Reddit.posts(subreddit: "python", limit: 25)
+            try await withShutdown(of: harness.client()) { first in
+                _ = try await first.load(python)
+            }
 
-        // A new client on the same cache file: another `reader` run a moment later.
-        let second = harness.client()
-        let popular = try Reddit.posts(subreddit: "popular", limit: 25)
-        do {
-            _ = try await second.load(popular)
-            Issue.record("the request must not be sent")
-        } catch {
-            #expect(error.error.code.description == "R1003" && error.error.exitCode == .temporaryFailure)
-            #expect(error.error.message.contains("resets at "), "\(error.error.message)")
+            // A new client on the same cache file: another `reader` run a moment later.
+            try await withShutdown(of: harness.client()) { second in
+                let popular = try Reddit.posts(subreddit: "popular", limit: 25)
+                do throws(LoadFailure) {
+                    _ = try await second.load(popular)
+                    Issue.record("the request must not be sent")
+                } catch {
+                    #expect(error.error.code.description == "R1003" && error.error.exitCode == .temporaryFailure)
+                    #expect(error.error.message.contains("resets at "), "\(error.error.message)")
+                }
+                #expect(harness.server.requests.count == 1)
+
+                harness.clock.advance(120)
+                let stale = try await second.load(python, options: LoadOptions(cacheMode: .refresh))
+                #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "R1003", "a cached copy is served instead")
+                #expect(harness.server.requests.count == 1 && harness.sleeps.values.isEmpty)
+
+                harness.clock.advance(181)
+                #expect(try await second.load(python, options: LoadOptions(cacheMode: .refresh)).metadata.source == .network,
+                        "after the reset, requests go again")
+            }
         }
-        #expect(harness.server.requests.count == 1)
-
-        harness.clock.advance(120)
-        let stale = try await second.load(python, options: LoadOptions(cacheMode: .refresh))
-        #expect(stale.metadata.source == .cache && stale.metadata.errorCode?.description == "R1003", "a cached copy is served instead")
-        #expect(harness.server.requests.count == 1 && harness.sleeps.values.isEmpty)
-
-        harness.clock.advance(181)
-        #expect(try await second.load(python, options: LoadOptions(cacheMode: .refresh)).metadata.source == .network,
-                "after the reset, requests go again")
-        await second.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func a429WithRateLimitHeadersWaitsForTheReset() async throws {
         let calls = NIOLockedValueBox(0)
-        let harness = try await ClientHarness { request in
+        try await withShutdown(of: ClientHarness { request in
             calls.withLockedValue { $0 += 1; return $0 } == 1
                 ? .respond(status: 429, headers: [("Content-Type", "text/html"), ("X-Ratelimit-Remaining", "0"), ("X-Ratelimit-Reset", "9")],
                            body: Fixtures.bytes("reddit/error_429_too_many_requests.html"))
                 : Fixtures.route(request)
+        }) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+                #expect(harness.sleeps.values.contains(.seconds(9)))
+            }
         }
-        let client = harness.client()
-        _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
-        #expect(harness.sleeps.values.contains(.seconds(9)))
-        await client.shutdown()
-        await harness.server.shutdown()
     }
 
     @Test func rateLimitHeadersParse() {

@@ -149,23 +149,24 @@ import TestSupport
     @Test func concurrentLoadsKeepTheirOrderAndFillTheirBoundExactly() async throws {
         let data = SWAPIDataSet()
         let overlap = Overlap(width: 3, total: 12)
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             let reply = data.reply(to: request) ?? .close
             return .deferred { answer in overlap.arrive { answer(reply) } }
+        } body: { server in
+            try await withTemporaryFolder("paging") { folder in
+                try await withShutdown(of: ReaderClient(configuration: .init(
+                    services: ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)]),
+                    cachePath: folder.appendingPathComponent("cache.sqlite").path, timeout: .seconds(10),
+                    retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 3))) { client in
+                    let endpoints = try (1...12).map { try SWAPI.resource(Planet.self, id: $0) }
+                    let results = await client.loadConcurrently(endpoints, progress: overlap.finished)
+                    #expect(try results.map { try $0.get().value.url } == (1...12).map { "https://swapi.dev/api/planets/\($0)/" })
+                    let seen = overlap.state.withLockedValue { $0 }
+                    #expect(seen.fullBatches == 4, "three requests were in flight at once, four times over")
+                    #expect(seen.tooMany.isEmpty, "\(seen.tooMany)")
+                    #expect(server.requests.count == 12)
+                }
+            }
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paging-\(UUID().uuidString)")
-        let client = ReaderClient(configuration: .init(
-            services: ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)]),
-            cachePath: folder.appendingPathComponent("cache.sqlite").path, timeout: .seconds(10),
-            retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 3))
-        let endpoints = try (1...12).map { try SWAPI.resource(Planet.self, id: $0) }
-        let results = await client.loadConcurrently(endpoints, progress: overlap.finished)
-        #expect(try results.map { try $0.get().value.url } == (1...12).map { "https://swapi.dev/api/planets/\($0)/" })
-        let seen = overlap.state.withLockedValue { $0 }
-        #expect(seen.fullBatches == 4, "three requests were in flight at once, four times over")
-        #expect(seen.tooMany.isEmpty, "\(seen.tooMany)")
-        #expect(server.requests.count == 12)
-        await client.shutdown()
-        await server.shutdown()
     }
 }

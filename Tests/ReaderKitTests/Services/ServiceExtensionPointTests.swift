@@ -45,8 +45,12 @@ import TestSupport
 
     struct Widget: Decodable, Sendable { var id: Int; var name: String }
 
+    /// The test's temporary folder, removed with this test's instance of the suite.
+    let scratch = TemporaryFolder("reader-service")
+
+    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
     func cachePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("reader-service-\(UUID().uuidString)/cache.sqlite").path
+        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
     }
 
     func client(_ server: TestServer, _ service: Widgets? = nil, cachePath: String? = nil) -> ReaderClient {
@@ -56,82 +60,82 @@ import TestSupport
     }
 
     @Test func theServiceAdaptsTheRequestAndItsEntriesAreKeptUnderItsName() async throws {
-        let server = try await TestServer { _ in .json(Array(#"{"id": 7, "name": "sprocket"}"#.utf8)) }
-        let path = cachePath()
-        let client = client(server, cachePath: path)
-        let widget = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/7"))
-        #expect(widget.value.name == "sprocket")
-        #expect(widget.metadata.url == server.baseURL + "/v2/widgets/7.js?format=plain")
-        #expect(server.requests.map(\.target) == ["/v2/widgets/7.js?format=plain"])
-        #expect(server.requests.first?.headers["user-agent"] == "widgets-test/1")
+        try await withTestServer { _ in .json(Array(#"{"id": 7, "name": "sprocket"}"#.utf8)) } body: { server in
+            let path = cachePath()
+            try await withShutdown(of: client(server, cachePath: path)) { client in
+                let widget = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/7"))
+                #expect(widget.value.name == "sprocket")
+                #expect(widget.metadata.url == server.baseURL + "/v2/widgets/7.js?format=plain")
+                #expect(server.requests.map(\.target) == ["/v2/widgets/7.js?format=plain"])
+                #expect(server.requests.first?.headers["user-agent"] == "widgets-test/1")
 
-        // A second load is a cache hit under the service's own rule (five minutes): no request.
-        let again = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/7"))
-        #expect(again.metadata.source == .cache && server.requests.count == 1)
-        let statistics = try await client.cacheStatistics()
-        #expect(statistics.services["widgets"]?.entries == 1 && statistics.services["widgets"]?.hits == 1)
-        #expect(try await client.clearCache(service: "other").entries == 0)
-        #expect(try await client.clearCache(service: "widgets").entries == 1)
-        await client.shutdown()
-        await server.shutdown()
+                // A second load is a cache hit under the service's own rule (five minutes): no request.
+                let again = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/7"))
+                #expect(again.metadata.source == .cache && server.requests.count == 1)
+                let statistics = try await client.cacheStatistics()
+                #expect(statistics.services["widgets"]?.entries == 1 && statistics.services["widgets"]?.hits == 1)
+                #expect(try await client.clearCache(service: "other").entries == 0)
+                #expect(try await client.clearCache(service: "widgets").entries == 1)
+            }
+        }
     }
 
     @Test func itsErrorBodyAndExplanationAreWhatTheFailureSays() async throws {
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             request.path.hasSuffix("/1.js")
                 ? .json(Array(#"{"fault": {"code": "locked", "text": "widget 1 is locked"}}"#.utf8), status: 423)
                 : .json([], status: 302, headers: [("Location", "/missing?id=2")])
+        } body: { server in
+            await withShutdown(of: client(server)) { client in
+                do throws(LoadFailure) {
+                    _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/1"))
+                    Issue.record("a 423 loaded")
+                } catch {
+                    #expect(error.error.code.description == "A423")
+                    #expect(error.error.reason == "locked")
+                    #expect(error.error.message.contains("widget 1 is locked"))
+                }
+                do throws(LoadFailure) {
+                    _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/2"))
+                    Issue.record("a redirect to /missing loaded")
+                } catch {
+                    #expect(error.error.code.description == "H404")
+                    #expect(error.error.message == "there is no such widget")
+                    #expect(error.error.suggestion == "list the widgets")
+                    #expect(error.error.reason == "no_widget")
+                }
+                #expect(!server.requests.contains { $0.path.hasPrefix("/missing") }, "the redirect that means not found is not followed")
+            }
         }
-        let client = client(server)
-        do {
-            _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/1"))
-            Issue.record("a 423 loaded")
-        } catch {
-            #expect(error.error.code.description == "A423")
-            #expect(error.error.reason == "locked")
-            #expect(error.error.message.contains("widget 1 is locked"))
-        }
-        do {
-            _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/2"))
-            Issue.record("a redirect to /missing loaded")
-        } catch {
-            #expect(error.error.code.description == "H404")
-            #expect(error.error.message == "there is no such widget")
-            #expect(error.error.suggestion == "list the widgets")
-            #expect(error.error.reason == "no_widget")
-        }
-        #expect(!server.requests.contains { $0.path.hasPrefix("/missing") }, "the redirect that means not found is not followed")
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func itsRateLimitHeadersStopTheNextRequest() async throws {
-        let server = try await TestServer { _ in
+        try await withTestServer { _ in
             .json(Array(#"{"id": 3, "name": "cog"}"#.utf8), headers: [("Quota-Left", "0"), ("Quota-Reset", "500"), ("Cache-Control", "no-cache")])
+        } body: { server in
+            try await withShutdown(of: client(server)) { client in
+                _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/3"))
+                do throws(LoadFailure) {
+                    _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/4"))
+                    Issue.record("a request was sent with no quota left")
+                } catch {
+                    guard case .rateLimited(let failure) = error.error else { Issue.record("not rate limited: \(error.error)"); return }
+                    #expect(failure.service == "widgets")
+                }
+                #expect(server.requests.count == 1)
+            }
         }
-        let client = client(server)
-        _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/3"))
-        do {
-            _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/4"))
-            Issue.record("a request was sent with no quota left")
-        } catch {
-            guard case .rateLimited(let failure) = error.error else { Issue.record("not rate limited: \(error.error)"); return }
-            #expect(failure.service == "widgets")
-        }
-        #expect(server.requests.count == 1)
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func anEndpointOfAServiceNotConfiguredIsAConfigurationError() async throws {
-        let client = ReaderClient(configuration: .init(services: ServiceConfiguration([]), cachePath: nil))
-        do {
-            _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/1"))
-            Issue.record("loaded without the service")
-        } catch {
-            #expect(error.error.code.description == "R1002")
+        await withShutdown(of: ReaderClient(configuration: .init(services: ServiceConfiguration([]), cachePath: nil))) { client in
+            do throws(LoadFailure) {
+                _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/1"))
+                Issue.record("loaded without the service")
+            } catch {
+                #expect(error.error.code.description == "R1002")
+            }
         }
-        await client.shutdown()
     }
 
     @Test func serviceNamesAreCheckedWhereTheyAreMade() {
@@ -157,29 +161,29 @@ import TestSupport
 
     @Test func theCredentialGoesOnlyToItsOriginAndARefusalRenewsItOnce() async throws {
         // token-1 is refused; token-2 is taken. Another origin (a second server) never sees a token.
-        let other = try await TestServer { _ in .json(Array(#"{"id": 9, "name": "elsewhere"}"#.utf8)) }
-        let server = try await TestServer { request in
-            if request.path.hasSuffix("/away.js") { return .json([], status: 302, headers: [("Location", other.baseURL + "/v2/widgets/9.js")]) }
-            return request.headers["authorization"] == "Bearer token-2"
-                ? .json(Array(#"{"id": 5, "name": "gear"}"#.utf8)) : .json(Array("{}".utf8), status: 401)
+        try await withTestServer { _ in .json(Array(#"{"id": 9, "name": "elsewhere"}"#.utf8)) } body: { other in
+            try await withTestServer { request in
+                if request.path.hasSuffix("/away.js") { return .json([], status: 302, headers: [("Location", other.baseURL + "/v2/widgets/9.js")]) }
+                return request.headers["authorization"] == "Bearer token-2"
+                    ? .json(Array(#"{"id": 5, "name": "gear"}"#.utf8)) : .json(Array("{}".utf8), status: 401)
+            } body: { server in
+                let tokens = Tokens(origin: Origin(URL(string: server.baseURL)!)!)
+                try await withShutdown(of: client(server, Widgets(baseURL: URL(string: server.baseURL + "/v2")!, authenticator: tokens))) { client in
+                    let widget = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/5"))
+                    #expect(widget.value.name == "gear")
+                    #expect(tokens.issued.withLockedValue { $0 } == 2)
+                    #expect(server.requests.map { $0.headers["authorization"] } == ["Bearer token-1", "Bearer token-2"])
+                    // A redirect to another origin is refused before anything is sent there (T1010), token or not.
+                    do throws(LoadFailure) {
+                        _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "away"))
+                        Issue.record("followed a redirect to another origin")
+                    } catch {
+                        #expect(error.error.code.description == "T1010")
+                    }
+                    #expect(other.requests.isEmpty)
+                }
+            }
         }
-        let tokens = Tokens(origin: Origin(URL(string: server.baseURL)!)!)
-        let client = client(server, Widgets(baseURL: URL(string: server.baseURL + "/v2")!, authenticator: tokens))
-        let widget = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/5"))
-        #expect(widget.value.name == "gear")
-        #expect(tokens.issued.withLockedValue { $0 } == 2)
-        #expect(server.requests.map { $0.headers["authorization"] } == ["Bearer token-1", "Bearer token-2"])
-        // A redirect to another origin is refused before anything is sent there (T1010), token or not.
-        do {
-            _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "away"))
-            Issue.record("followed a redirect to another origin")
-        } catch {
-            #expect(error.error.code.description == "T1010")
-        }
-        #expect(other.requests.isEmpty)
-        await client.shutdown()
-        await server.shutdown()
-        await other.shutdown()
     }
 
     /// Reads a 403 whose fault is `token_expired` as a refusal of the token, as some APIs send it.
@@ -201,46 +205,46 @@ import TestSupport
     @Test func theAuthenticatorDecidesWhatARefusedCredentialIs() async throws {
         // A 403 that the authenticator reads as a refusal renews the token once; a 401 it does not
         // read as one is a plain failure, and nothing is renewed.
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             if request.path.hasSuffix("/widgets/401.js") { return .json(Array("{}".utf8), status: 401) }
             return request.headers["authorization"] == "Bearer token-2"
                 ? .json(Array(#"{"id": 5, "name": "gear"}"#.utf8)) : .json(Array(#"{"fault": {"code": "token_expired", "text": "log in again"}}"#.utf8), status: 403)
+        } body: { server in
+            let tokens = ForbiddingTokens(origin: Origin(URL(string: server.baseURL)!)!)
+            await withShutdown(of: client(server, Widgets(baseURL: URL(string: server.baseURL + "/v2")!, authenticator: tokens))) { client in
+                do throws(LoadFailure) {
+                    let widget = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/5"))
+                    #expect(widget.value.name == "gear")
+                } catch {
+                    Issue.record("\(error.error)")
+                }
+                #expect(tokens.issued.withLockedValue { $0 } == 2)
+                do throws(LoadFailure) {
+                    _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/401"))
+                    Issue.record("a 401 was read as a widget")
+                } catch {
+                    #expect(error.error.code.description == "H401")
+                }
+                #expect(tokens.issued.withLockedValue { $0 } == 2, "a 401 this authenticator does not call a refusal renews nothing")
+            }
         }
-        let tokens = ForbiddingTokens(origin: Origin(URL(string: server.baseURL)!)!)
-        let client = client(server, Widgets(baseURL: URL(string: server.baseURL + "/v2")!, authenticator: tokens))
-        do {
-            let widget = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/5"))
-            #expect(widget.value.name == "gear")
-        } catch {
-            Issue.record("\(error.error)")
-        }
-        #expect(tokens.issued.withLockedValue { $0 } == 2)
-        do {
-            _ = try await client.load(Endpoint<Widget>(service: "widgets", path: "widgets/401"))
-            Issue.record("a 401 was read as a widget")
-        } catch {
-            #expect(error.error.code.description == "H401")
-        }
-        #expect(tokens.issued.withLockedValue { $0 } == 2, "a 401 this authenticator does not call a refusal renews nothing")
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func concurrentRefusalsOfOneCredentialRenewItOnlyOnce() async throws {
         // Every request with token-1 is refused, and all of them are sent before any answer
         // comes back: each 401 must not renew again a credential a sibling already renewed.
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             request.headers["authorization"] == "Bearer token-1"
                 ? .json(Array("{}".utf8), status: 401) : .json(Array(#"{"id": 1, "name": "ok"}"#.utf8))
+        } body: { server in
+            let tokens = Tokens(origin: Origin(URL(string: server.baseURL)!)!)
+            await withShutdown(of: client(server, Widgets(baseURL: URL(string: server.baseURL + "/v2")!, authenticator: tokens))) { client in
+                let endpoints = (1...6).map { Endpoint<Widget>(service: "widgets", path: "widgets/\($0)") }
+                let results = await client.loadConcurrently(endpoints)
+                #expect(results.allSatisfy { (try? $0.get())?.value.name == "ok" })
+                #expect(tokens.issued.withLockedValue { $0 } == 2, "one renewal for all six refusals")
+            }
         }
-        let tokens = Tokens(origin: Origin(URL(string: server.baseURL)!)!)
-        let client = client(server, Widgets(baseURL: URL(string: server.baseURL + "/v2")!, authenticator: tokens))
-        let endpoints = (1...6).map { Endpoint<Widget>(service: "widgets", path: "widgets/\($0)") }
-        let results = await client.loadConcurrently(endpoints)
-        #expect(results.allSatisfy { (try? $0.get())?.value.name == "ok" })
-        #expect(tokens.issued.withLockedValue { $0 } == 2, "one renewal for all six refusals")
-        await client.shutdown()
-        await server.shutdown()
     }
 
     /// The engine names no service: every rule of SWAPI's or Reddit's lives in `Services/`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReaderKit
+import TestSupport
 
 /// The origin comparison that credentials and redirects depend on, with every expected value
 /// written out.
@@ -157,14 +158,14 @@ import Testing
 
     @Test func theTransportRefusesAPortOutOfRangeBeforeSwiftNIOSeesIt() async throws {
         // A library user can build a ServiceConfiguration with any URL: the transport is the last guard.
-        let transport = AsyncHTTPTransport(connectTimeout: .seconds(2))
-        let url = try #require(URL(string: "http://127.0.0.1:99999/api/"))
-        await #expect {
-            _ = try await transport.send(HTTPRequest(url: url), deadline: .now.advanced(by: .seconds(2)))
-        } throws: { error in
-            guard let failure = error as? TransportFailure else { return false }
-            return failure.reason == .unknown && failure.detail == "http://127.0.0.1:99999/api/: the port is outside 1…65535; the request was not sent"
+        try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(2))) { transport in
+            let url = try #require(URL(string: "http://127.0.0.1:99999/api/"))
+            await #expect {
+                _ = try await transport.send(HTTPRequest(url: url), deadline: .now.advanced(by: .seconds(2)))
+            } throws: { error in
+                guard let failure = error as? TransportFailure else { return false }
+                return failure.reason == .unknown && failure.detail == "http://127.0.0.1:99999/api/: the port is outside 1…65535; the request was not sent"
+            }
         }
-        await transport.shutdown()
     }
 }

@@ -20,18 +20,6 @@ import TestSupport
         }
     }
 
-    /// Runs `body` with `transport`, which is shut down whatever `body` does: AsyncHTTPClient traps
-    /// on a client dropped without a shutdown, which would end every test in the process.
-    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
-        do {
-            try await body(transport)
-        } catch {
-            await transport.shutdown()
-            throw error
-        }
-        await transport.shutdown()
-    }
-
     /// A transport that trusts the test authority, as no system does.
     func trustingTheTestAuthority() throws -> AsyncHTTPTransport {
         AsyncHTTPTransport(connectTimeout: .seconds(60), alsoTrusting: [try Self.certificates.get().authority])
@@ -42,83 +30,83 @@ import TestSupport
     // MARK: - Certificates
 
     @Test func theTestAuthorityIsTrustedSoTheOtherFaultsAreTheirOwn() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) }
-        try await using(try trustingTheTestAuthority()) { transport in
-            let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
-                                                    deadline: ContinuousClock.now.advanced(by: .seconds(60)))
-            #expect(response.status == 200)
+        try await withTestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) } body: { server in
+            try await withShutdown(of: try trustingTheTestAuthority()) { transport in
+                let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
+                                                        deadline: ContinuousClock.now.advanced(by: .seconds(60)))
+                #expect(response.status == 200)
+            }
         }
-        await server.shutdown()
     }
 
     @Test func anExpiredCertificateIsT1201WithItsDate() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().expired) { _ in .json(Array("{}".utf8)) }
-        try await using(try trustingTheTestAuthority()) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            #expect(failure.reason == .certificateExpired, "\(failure)")
-            #expect(failure.certificate?.notValidAfter == Self.day("2020-02-01"))
-            let error = ReaderError.transport(failure)
-            #expect(error.code.description == "T1201")
-            #expect(error.exitCode == .unavailable)
-            #expect(error.message == "the certificate of 127.0.0.1 has expired (on 2020-02-01)")
-            #expect(error.suggestion == "only the service can renew its certificate; try again later")
-            // --verbose shows what BoringSSL said, without the folders the library was built in.
-            #expect(failure.detail.contains("CERTIFICATE_VERIFY_FAILED"), "\(failure.detail)")
-            #expect(!failure.detail.contains(".cc:") && !failure.detail.contains("/"), "\(failure.detail)")
+        try await withTestServer(tls: try Self.certificates.get().expired) { _ in .json(Array("{}".utf8)) } body: { server in
+            try await withShutdown(of: try trustingTheTestAuthority()) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(failure.reason == .certificateExpired, "\(failure)")
+                #expect(failure.certificate?.notValidAfter == Self.day("2020-02-01"))
+                let error = ReaderError.transport(failure)
+                #expect(error.code.description == "T1201")
+                #expect(error.exitCode == .unavailable)
+                #expect(error.message == "the certificate of 127.0.0.1 has expired (on 2020-02-01)")
+                #expect(error.suggestion == "only the service can renew its certificate; try again later")
+                // --verbose shows what BoringSSL said, without the folders the library was built in.
+                #expect(failure.detail.contains("CERTIFICATE_VERIFY_FAILED"), "\(failure.detail)")
+                #expect(!failure.detail.contains(".cc:") && !failure.detail.contains("/"), "\(failure.detail)")
+            }
         }
-        await server.shutdown()
     }
 
     @Test func anExpiredSelfSignedCertificateIsStillSaidToBeExpired() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) }
-        // The system's trust alone, as `reader` has it.
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            #expect(failure.reason == .certificateExpired, "\(failure)")
-            #expect(ReaderError.transport(failure).code.description == "T1201")
+        try await withTestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) } body: { server in
+            // The system's trust alone, as `reader` has it.
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(failure.reason == .certificateExpired, "\(failure)")
+                #expect(ReaderError.transport(failure).code.description == "T1201")
+            }
         }
-        await server.shutdown()
     }
 
     @Test func aSelfSignedCertificateIsT1203() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            #expect(failure.reason == .certificateUntrusted, "\(failure)")
-            let error = ReaderError.transport(failure)
-            #expect(error.code.description == "T1203")
-            #expect(error.exitCode == .protocolError)
-            #expect(error.message == "the certificate of 127.0.0.1 is not trusted: it is self-signed, or signed by an authority this system does not trust")
-            #expect(!error.suggestion.contains("connection and try again"))
+        try await withTestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) } body: { server in
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(failure.reason == .certificateUntrusted, "\(failure)")
+                let error = ReaderError.transport(failure)
+                #expect(error.code.description == "T1203")
+                #expect(error.exitCode == .protocolError)
+                #expect(error.message == "the certificate of 127.0.0.1 is not trusted: it is self-signed, or signed by an authority this system does not trust")
+                #expect(!error.suggestion.contains("connection and try again"))
+            }
         }
-        await server.shutdown()
     }
 
     @Test func aCertificateForAnotherNameIsT1202WithTheNamesItIsFor() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().wrongName) { _ in .json(Array("{}".utf8)) }
-        try await using(try trustingTheTestAuthority()) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            #expect(failure.reason == .certificateWrongName, "\(failure)")
-            #expect(failure.certificate?.names == ["other.example"])
-            let error = ReaderError.transport(failure)
-            #expect(error.code.description == "T1202")
-            #expect(error.exitCode == .protocolError)
-            #expect(error.message == "the certificate of 127.0.0.1 is for another name (other.example)")
-            #expect(error.suggestion == "check the service's base URL; a network that intercepts secure connections may also be in the way")
+        try await withTestServer(tls: try Self.certificates.get().wrongName) { _ in .json(Array("{}".utf8)) } body: { server in
+            try await withShutdown(of: try trustingTheTestAuthority()) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(failure.reason == .certificateWrongName, "\(failure)")
+                #expect(failure.certificate?.names == ["other.example"])
+                let error = ReaderError.transport(failure)
+                #expect(error.code.description == "T1202")
+                #expect(error.exitCode == .protocolError)
+                #expect(error.message == "the certificate of 127.0.0.1 is for another name (other.example)")
+                #expect(error.suggestion == "check the service's base URL; a network that intercepts secure connections may also be in the way")
+            }
         }
-        await server.shutdown()
     }
 
     @Test func aCertificateNotValidYetIsT1204() async throws {
-        let server = try await TestServer(tls: try Self.certificates.get().notYetValid) { _ in .json(Array("{}".utf8)) }
-        try await using(try trustingTheTestAuthority()) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            #expect(failure.reason == .certificateNotYetValid, "\(failure)")
-            let error = ReaderError.transport(failure)
-            #expect(error.code.description == "T1204")
-            #expect(error.message == "the certificate of 127.0.0.1 is not valid yet (not before 2090-01-01)")
+        try await withTestServer(tls: try Self.certificates.get().notYetValid) { _ in .json(Array("{}".utf8)) } body: { server in
+            try await withShutdown(of: try trustingTheTestAuthority()) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(failure.reason == .certificateNotYetValid, "\(failure)")
+                let error = ReaderError.transport(failure)
+                #expect(error.code.description == "T1204")
+                #expect(error.message == "the certificate of 127.0.0.1 is not valid yet (not before 2090-01-01)")
+            }
         }
-        await server.shutdown()
     }
 
     // MARK: - Servers that break HTTP
@@ -136,17 +124,17 @@ import TestSupport
     @Test(arguments: 0..<3)
     func aServerBreakingHTTPIsT1011AndTheServersFault(_ index: Int) async throws {
         let fault = Self.protocolFaults[index]
-        let server = try await TestServer { _ in .raw(fault.bytes) }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            let error = ReaderError.transport(failure)
-            #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
-            #expect(error.exitCode == .protocolError, "\(fault.name)")
-            #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
-            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
-            #expect(error.suggestion(given: FailureFacts(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
+        try await withTestServer { _ in .raw(fault.bytes) } body: { server in
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                let error = ReaderError.transport(failure)
+                #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
+                #expect(error.exitCode == .protocolError, "\(fault.name)")
+                #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
+                #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+                #expect(error.suggestion(given: FailureFacts(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
+            }
         }
-        await server.shutdown()
     }
 
     /// `{"count": 0, "next": null, "previous": null, "results": []}` gzipped (mtime 0).
@@ -166,33 +154,33 @@ import TestSupport
     ]
 
     @Test func theWholeGzipBodyIsRead() async throws {
-        let server = try await TestServer { _ in
+        try await withTestServer { _ in
             .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: Self.gzippedEmptyPage)
+        } body: { server in
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+                let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
+                                                        deadline: ContinuousClock.now.advanced(by: .seconds(20)))
+                #expect(String(decoding: response.body, as: UTF8.self) == #"{"count": 0, "next": null, "previous": null, "results": []}"#)
+            }
         }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
-            let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
-                                                    deadline: ContinuousClock.now.advanced(by: .seconds(20)))
-            #expect(String(decoding: response.body, as: UTF8.self) == #"{"count": 0, "next": null, "previous": null, "results": []}"#)
-        }
-        await server.shutdown()
     }
 
     @Test(arguments: 0..<3)
     func aBrokenGzipBodyOfTheRightLengthIsT1011NotTheConnection(_ index: Int) async throws {
         let broken = Self.brokenGzipBodies[index]
-        let server = try await TestServer { _ in
+        try await withTestServer { _ in
             .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: broken.body)
+        } body: { server in
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                let error = ReaderError.transport(failure)
+                #expect(error.code.description == "T1011", "\(broken.name): \(failure)")
+                #expect(error.exitCode == .protocolError, "\(broken.name)")
+                #expect(error.message == "127.0.0.1 answered outside HTTP: a body that is not the gzip or deflate it says it is", "\(broken.name)")
+                #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+                #expect(ErrorHandler().decide(error, in: ErrorContext(attempt: 1)) == .alert, "\(broken.name): not retried")
+            }
         }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(10))) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            let error = ReaderError.transport(failure)
-            #expect(error.code.description == "T1011", "\(broken.name): \(failure)")
-            #expect(error.exitCode == .protocolError, "\(broken.name)")
-            #expect(error.message == "127.0.0.1 answered outside HTTP: a body that is not the gzip or deflate it says it is", "\(broken.name)")
-            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
-            #expect(ErrorHandler().decide(error, in: ErrorContext(attempt: 1)) == .alert, "\(broken.name): not retried")
-        }
-        await server.shutdown()
     }
 
     /// Random bytes where an answer should be: never the user's connection. The seed is recorded
@@ -202,12 +190,12 @@ import TestSupport
         var random = SplitMix64(seed: seed)
         // Printable, never starting like "HTTP/": bytes that are no status line.
         let bytes = [UInt8(ascii: "#")] + (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next() % 94 + 33) }
-        let server = try await TestServer { _ in .raw(bytes) }
-        try await using(AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
-            let failure = try await failure(of: server.baseURL + "/", through: transport)
-            #expect(ReaderError.transport(failure).code.description == "T1011", "seed \(seed): \(failure)")
-            #expect(failure.fault == "bytes that are not an HTTP answer", "seed \(seed): \(failure)")
+        try await withTestServer { _ in .raw(bytes) } body: { server in
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(ReaderError.transport(failure).code.description == "T1011", "seed \(seed): \(failure)")
+                #expect(failure.fault == "bytes that are not an HTTP answer", "seed \(seed): \(failure)")
+            }
         }
-        await server.shutdown()
     }
 }

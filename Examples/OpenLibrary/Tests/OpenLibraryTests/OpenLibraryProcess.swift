@@ -16,27 +16,22 @@ struct OpenLibraryProcess {
     }
 
     /// The executable `name` beside the test bundle in the build folder.
-    static func executable(_ name: String) -> URL {
-        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path), folder.path != "/" {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent(name)
-    }
+    static func executable(_ name: String) -> URL { BuiltProducts.executable(name) }
 
     /// The program run: `openlibrary`, or `reader-openlibrary` (`reader` with Open Library registered).
     var program = "openlibrary"
 
-    /// A private folder for this test's cache and output.
-    let folder: URL
+    /// A private folder for this test's cache and output, removed with the last copy of this
+    /// value: at the end of the test, or when it throws.
+    let scratch = TemporaryFolder("openlibrary-e2e")
+    var folder: URL { scratch.url }
     var environment: [String: String]
 
     /// - Parameters:
     ///   - baseURL: where Open Library is; by default a port nothing listens on.
     ///   - contact: `OPENLIBRARY_CONTACT`, if any.
     init(baseURL: String = "http://127.0.0.1:9", contact: String? = "books@example.org") {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("openlibrary-e2e-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = scratch.url
         environment = [
             "HOME": folder.path,
             "PATH": "/usr/bin:/bin",
@@ -51,11 +46,15 @@ struct OpenLibraryProcess {
     }
 
     /// Runs `openlibrary ARGUMENTS` with no terminal attached and waits for it.
-    func run(_ arguments: String...) throws -> Result {
-        try run(arguments)
+    func run(_ arguments: String...) async throws -> Result {
+        try await run(arguments)
     }
 
-    func run(_ arguments: [String]) throws -> Result {
+    func run(_ arguments: [String]) async throws -> Result {
+        try await ProcessSlots.shared.withSlot { try await runNow(arguments) }
+    }
+
+    private func runNow(_ arguments: [String]) async throws -> Result {
         let process = Process()
         process.executableURL = Self.executable(program)
         process.arguments = arguments
@@ -69,7 +68,7 @@ struct OpenLibraryProcess {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         return Result(status: process.terminationStatus,
                       stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                       stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")

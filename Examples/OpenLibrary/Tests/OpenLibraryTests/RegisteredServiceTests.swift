@@ -23,68 +23,68 @@ import TestSupport
     }
 
     @Test func statusChecksItBesideTheBuiltInServices() async throws {
-        let server = try await TestServer(Self.route)
-        let reader = Self.reader(server)
-        let status = try reader.run("status", "--json")
-        #expect(status.status == 0, "\(status.stderr)")
-        let services = (status.json?["services"] as? [[String: Any]])?.compactMap { $0["api"] as? String }
-        #expect(services == ["swapi", "reddit", "openlibrary"], "\(status.stdout)")
-        #expect(status.json?["reachable"] as? Bool == true)
-        #expect(server.requests.contains { $0.path == "/search.json" && $0.query["limit"] == "1" }, "\(server.requests.map(\.path))")
-        await server.shutdown()
+        try await withTestServer(Self.route) { server in
+            let reader = Self.reader(server)
+            let status = try await reader.run("status", "--json")
+            #expect(status.status == 0, "\(status.stderr)")
+            let services = (status.json?["services"] as? [[String: Any]])?.compactMap { $0["api"] as? String }
+            #expect(services == ["swapi", "reddit", "openlibrary"], "\(status.stdout)")
+            #expect(status.json?["reachable"] as? Bool == true)
+            #expect(server.requests.contains { $0.path == "/search.json" && $0.query["limit"] == "1" }, "\(server.requests.map(\.path))")
+        }
     }
 
     @Test func configShowsItsSettingsAndWhereTheyComeFrom() async throws {
-        let server = try await TestServer(Self.route)
-        let reader = Self.reader(server)
-        let config = try reader.run("config", "--json")
-        #expect(config.status == 0, "\(config.stderr)")
-        let settings = config.json?["settings"] as? [String: [String: Any]]
-        #expect(settings?["openlibrary.url"]?["value"] as? String == server.baseURL)
-        #expect(settings?["openlibrary.url"]?["from"] as? String == "$OPENLIBRARY_URL")
-        #expect(settings?["openlibrary.works"]?["source"] as? String == "default")
-        #expect(settings?["swapi.url"]?["value"] as? String == server.baseURL + "/api")
-        await server.shutdown()
+        try await withTestServer(Self.route) { server in
+            let reader = Self.reader(server)
+            let config = try await reader.run("config", "--json")
+            #expect(config.status == 0, "\(config.stderr)")
+            let settings = config.json?["settings"] as? [String: [String: Any]]
+            #expect(settings?["openlibrary.url"]?["value"] as? String == server.baseURL)
+            #expect(settings?["openlibrary.url"]?["from"] as? String == "$OPENLIBRARY_URL")
+            #expect(settings?["openlibrary.works"]?["source"] as? String == "default")
+            #expect(settings?["swapi.url"]?["value"] as? String == server.baseURL + "/api")
+        }
     }
 
     @Test func syncKeepsItsWorksAndItsCommandReadsThemOffline() async throws {
-        let server = try await TestServer(Self.route)
-        let reader = Self.reader(server)
-        let sync = try reader.run("sync", "openlibrary", "OL45804W")
-        #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout.hasPrefix("sync openlibrary: 1 fetched"), "\(sync.stdout)")
-        #expect(server.requests.map(\.path) == ["/works/OL45804W.json"])
+        try await withTestServer(Self.route) { server in
+            let reader = Self.reader(server)
+            let sync = try await reader.run("sync", "openlibrary", "OL45804W")
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stdout.hasPrefix("sync openlibrary: 1 fetched"), "\(sync.stdout)")
+            #expect(server.requests.map(\.path) == ["/works/OL45804W.json"])
 
-        let work = try reader.run("work", "OL45804W", "--offline")
-        #expect(work.status == 0, "\(work.stderr)")
-        #expect(work.stdout == "Fantastic Mr Fox\nfirst published 1970\n", "\(work.stdout)")
-        let json = try reader.run("work", "OL45804W", "--offline", "--json")
-        #expect((json.json?["meta"] as? [String: Any])?["source"] as? String == "cache", "\(json.stdout)")
-        #expect(server.requests.count == 1, "--offline never touches the network")
+            let work = try await reader.run("work", "OL45804W", "--offline")
+            #expect(work.status == 0, "\(work.stderr)")
+            #expect(work.stdout == "Fantastic Mr Fox\nfirst published 1970\n", "\(work.stdout)")
+            let json = try await reader.run("work", "OL45804W", "--offline", "--json")
+            #expect((json.json?["meta"] as? [String: Any])?["source"] as? String == "cache", "\(json.stdout)")
+            #expect(server.requests.count == 1, "--offline never touches the network")
 
-        // Its failures are reader's: a code, its service's explanation, an exit code.
-        let missing = try reader.run("work", "OL0W")
-        #expect(missing.status == 66, "\(missing.stderr)")
-        #expect(missing.stderr.contains("Open Library has no work OL0W"), "\(missing.stderr)")
+            // Its failures are reader's: a code, its service's explanation, an exit code.
+            let missing = try await reader.run("work", "OL0W")
+            #expect(missing.status == 66, "\(missing.stderr)")
+            #expect(missing.stderr.contains("Open Library has no work OL0W"), "\(missing.stderr)")
 
-        // A wrong argument is refused before any request, in the service's words.
-        let before = server.requests.count
-        let wrong = try reader.run("sync", "openlibrary")
-        #expect(wrong.status == 64 && wrong.stderr.contains("openlibrary needs at least one work id"), "\(wrong.stderr)")
-        #expect(server.requests.count == before)
-        await server.shutdown()
+            // A wrong argument is refused before any request, in the service's words.
+            let before = server.requests.count
+            let wrong = try await reader.run("sync", "openlibrary")
+            #expect(wrong.status == 64 && wrong.stderr.contains("openlibrary needs at least one work id"), "\(wrong.stderr)")
+            #expect(server.requests.count == before)
+        }
     }
 
-    @Test func theHelpAndTheManPageOfferIt() throws {
+    @Test func theHelpAndTheManPageOfferIt() async throws {
         var reader = OpenLibraryProcess()
         reader.program = "reader-openlibrary"
-        let help = try reader.run("--help")
+        let help = try await reader.run("--help")
         #expect(help.stdout.contains("work") && help.stdout.contains("Show an Open Library work."), "\(help.stdout)")
         #expect(help.stdout.contains("OPENLIBRARY_URL"), "\(help.stdout)")
-        let sync = try reader.run("sync", "--help")
+        let sync = try await reader.run("sync", "--help")
         let words = sync.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("openlibrary followed by work ids") && words.contains("Open Library's works"), "\(sync.stdout)")
-        let manual = try reader.run("manual")
+        let manual = try await reader.run("manual")
         #expect(manual.stdout.contains(".B OPENLIBRARY_URL\n") && manual.stdout.contains(".SS reader work"))
     }
 }

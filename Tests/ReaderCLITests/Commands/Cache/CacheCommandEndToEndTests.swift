@@ -4,122 +4,122 @@ import Testing
 import TestSupport
 
 /// `reader cache` and the freshness options, as a user and a script see them.
-@Suite struct CacheCommandEndToEndTests {
+@Suite(.processSlot) struct CacheCommandEndToEndTests {
     @Test func statsExplainTheCacheToPeopleAndScripts() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        let empty = try #require(try reader.run("cache", "stats", "--json").json)
-        #expect((empty["total"] as? [String: Any])?["entries"] as? Int == 0)
-        #expect(!FileManager.default.fileExists(atPath: reader.cachePath), "stats on no cache does not create one")
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            let empty = try #require(try await reader.run("cache", "stats", "--json").json)
+            #expect((empty["total"] as? [String: Any])?["entries"] as? Int == 0)
+            #expect(!FileManager.default.fileExists(atPath: reader.cachePath), "stats on no cache does not create one")
 
-        #expect(try reader.run("films").status == 0)                       // miss
-        #expect(try reader.run("films").status == 0)                       // hit
-        let revalidated = try #require(try reader.run("films", "--max-age", "0", "--json").json)
-        #expect((revalidated["meta"] as? [String: Any])?["source"] as? String == "revalidated")
-        #expect(server.requests.count == 2 && server.requests[1].headers["if-none-match"] != nil)
-        #expect(try reader.run("posts", "python").status == 0)             // miss
+            #expect(try await reader.run("films").status == 0)                       // miss
+            #expect(try await reader.run("films").status == 0)                       // hit
+            let revalidated = try #require(try await reader.run("films", "--max-age", "0", "--json").json)
+            #expect((revalidated["meta"] as? [String: Any])?["source"] as? String == "revalidated")
+            #expect(server.requests.count == 2 && server.requests[1].headers["if-none-match"] != nil)
+            #expect(try await reader.run("posts", "python").status == 0)             // miss
 
-        let stats = try #require(try reader.run("cache", "stats", "--json").json)
-        let swapi = try #require((stats["apis"] as? [String: Any])?["swapi"] as? [String: Any])
-        #expect(swapi["entries"] as? Int == 1 && swapi["hits"] as? Int == 1 && swapi["misses"] as? Int == 1
-                && swapi["revalidations"] as? Int == 1)
-        #expect((stats["total"] as? [String: Any])?["entries"] as? Int == 2)
-        #expect(stats["path"] as? String == reader.cachePath && (stats["file_bytes"] as? Int ?? 0) > 0)
+            let stats = try #require(try await reader.run("cache", "stats", "--json").json)
+            let swapi = try #require((stats["apis"] as? [String: Any])?["swapi"] as? [String: Any])
+            #expect(swapi["entries"] as? Int == 1 && swapi["hits"] as? Int == 1 && swapi["misses"] as? Int == 1
+                    && swapi["revalidations"] as? Int == 1)
+            #expect((stats["total"] as? [String: Any])?["entries"] as? Int == 2)
+            #expect(stats["path"] as? String == reader.cachePath && (stats["file_bytes"] as? Int ?? 0) > 0)
 
-        let text = try reader.run("cache", "stats")
-        #expect(text.status == 0 && text.stdout.contains("swapi") && text.stdout.contains("HIT RATIO") && text.stdout.contains("67%"))
-        await server.shutdown()
+            let text = try await reader.run("cache", "stats")
+            #expect(text.status == 0 && text.stdout.contains("swapi") && text.stdout.contains("HIT RATIO") && text.stdout.contains("67%"))
+        }
     }
 
     @Test func clearPruneAndPath() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("cache", "path").stdout == reader.cachePath + "\n")
-        #expect(try reader.run("cache", "path", "--json").json?["exists"] as? Bool == false)
-        #expect(try reader.run("films").status == 0)
-        #expect(try reader.run("posts", "python").status == 0)
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("cache", "path").stdout == reader.cachePath + "\n")
+            #expect(try await reader.run("cache", "path", "--json").json?["exists"] as? Bool == false)
+            #expect(try await reader.run("films").status == 0)
+            #expect(try await reader.run("posts", "python").status == 0)
 
-        #expect(try reader.run("cache", "prune", "--older-than", "1h", "--json").json?["entries"] as? Int == 0)
-        let cleared = try reader.run("cache", "clear", "--service", "reddit")
-        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"))
-        #expect(try reader.run("posts", "python", "--offline").status == 69)
-        #expect(try reader.run("films", "--offline").status == 0, "the other API's entries stay")
-        #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
-        #expect(try reader.run("films", "--offline").status == 69)
-        #expect(try reader.run("cache", "clear", "--api", "gopher").status == 64, "arguments are validated")
-        let unknown = try reader.run("cache", "clear", "--service", "gopher")
-        #expect(unknown.status == 64 && unknown.stderr.contains("--service gopher: no service of that name"), "\(unknown.stderr)")
-        await server.shutdown()
+            #expect(try await reader.run("cache", "prune", "--older-than", "1h", "--json").json?["entries"] as? Int == 0)
+            let cleared = try await reader.run("cache", "clear", "--service", "reddit")
+            #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"))
+            #expect(try await reader.run("posts", "python", "--offline").status == 69)
+            #expect(try await reader.run("films", "--offline").status == 0, "the other API's entries stay")
+            #expect(try await reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
+            #expect(try await reader.run("films", "--offline").status == 69)
+            #expect(try await reader.run("cache", "clear", "--api", "gopher").status == 64, "arguments are validated")
+            let unknown = try await reader.run("cache", "clear", "--service", "gopher")
+            #expect(unknown.status == 64 && unknown.stderr.contains("--service gopher: no service of that name"), "\(unknown.stderr)")
+        }
     }
 
     @Test func clearAndPruneEndWithWhatTheyRemovedOutOfTheFileItself() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films").status == 0)
-        #expect(try reader.run("posts", "python").status == 0)
-        func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: reader.cachePath + "-wal")[.size] as? Int ?? -1 }
-        /// The entries of the cache file alone, as a copy or a backup of it without its log holds them.
-        func entriesInTheFileAlone() throws -> Int? {
-            let copy = reader.folder.appendingPathComponent("copy-\(UUID().uuidString)/cache.sqlite")
-            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: reader.cachePath, toPath: copy.path)
-            let stats = try reader.run("cache", "stats", "--json", "--cache-path", copy.path)
-            return (stats.json?["total"] as? [String: Any])?["entries"] as? Int
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            #expect(try await reader.run("posts", "python").status == 0)
+            func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: reader.cachePath + "-wal")[.size] as? Int ?? -1 }
+            /// The entries of the cache file alone, as a copy or a backup of it without its log holds them.
+            func entriesInTheFileAlone() async throws -> Int? {
+                let copy = reader.folder.appendingPathComponent("copy-\(UUID().uuidString)/cache.sqlite")
+                try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: reader.cachePath, toPath: copy.path)
+                let stats = try await reader.run("cache", "stats", "--json", "--cache-path", copy.path)
+                return (stats.json?["total"] as? [String: Any])?["entries"] as? Int
+            }
+            #expect(try await entriesInTheFileAlone() == 2)
+
+            // Each command shuts its client down: the log is copied into the file and emptied.
+            let cleared = try await reader.run("cache", "clear", "--api", "reddit")
+            #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"), "\(cleared.stderr)")
+            #expect(try logSize() == 0)
+            #expect(try await entriesInTheFileAlone() == 1)
+
+            #expect(try await reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
+            #expect(try logSize() == 0)
+            #expect(try await entriesInTheFileAlone() == 0)
         }
-        #expect(try entriesInTheFileAlone() == 2)
-
-        // Each command shuts its client down: the log is copied into the file and emptied.
-        let cleared = try reader.run("cache", "clear", "--api", "reddit")
-        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 1 entry"), "\(cleared.stderr)")
-        #expect(try logSize() == 0)
-        #expect(try entriesInTheFileAlone() == 1)
-
-        #expect(try reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
-        #expect(try logSize() == 0)
-        #expect(try entriesInTheFileAlone() == 0)
-        await server.shutdown()
     }
 
     /// A program built on ReaderKit keeps its own service's entries in the same file:
     /// `reader cache` shows them and clears them by that service's name, and only them.
     @Test func anotherServicesEntriesAreShownAndClearedByItsName() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films").status == 0)
-        do {
-            let cache = try ResponseCache.open(path: reader.cachePath)
-            for id in ["OL1W", "OL2W"] {
-                try cache.store(CacheEntry(key: "https://openlibrary.org/works/\(id).json", service: "openlibrary",
-                                           url: "https://openlibrary.org/works/\(id).json", status: 200,
-                                           body: Data(#"{"title": "t"}"#.utf8), fetchedAt: Date()), sizeLimit: nil)
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            do {
+                let cache = try ResponseCache.open(path: reader.cachePath)
+                for id in ["OL1W", "OL2W"] {
+                    try cache.store(CacheEntry(key: "https://openlibrary.org/works/\(id).json", service: "openlibrary",
+                                               url: "https://openlibrary.org/works/\(id).json", status: 200,
+                                               body: Data(#"{"title": "t"}"#.utf8), fetchedAt: Date()), sizeLimit: nil)
+                }
+                cache.close()
             }
-            cache.close()
-        }
-        let stats = try #require(try reader.run("cache", "stats", "--json").json)
-        let apis = try #require(stats["apis"] as? [String: Any])
-        #expect(Set(apis.keys) == ["swapi", "reddit", "openlibrary"])
-        #expect((apis["openlibrary"] as? [String: Any])?["entries"] as? Int == 2)
-        let table = try reader.run("cache", "stats")
-        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        #expect(Array(rows.drop { $0 != "API" }.prefix(5)) == ["API", "swapi", "reddit", "openlibrary", "total"])
+            let stats = try #require(try await reader.run("cache", "stats", "--json").json)
+            let apis = try #require(stats["apis"] as? [String: Any])
+            #expect(Set(apis.keys) == ["swapi", "reddit", "openlibrary"])
+            #expect((apis["openlibrary"] as? [String: Any])?["entries"] as? Int == 2)
+            let table = try await reader.run("cache", "stats")
+            let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+            #expect(Array(rows.drop { $0 != "API" }.prefix(5)) == ["API", "swapi", "reddit", "openlibrary", "total"])
 
-        let cleared = try reader.run("cache", "clear", "--api", "openlibrary")
-        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 2 entries"), "\(cleared.stderr)")
-        #expect(try reader.run("films", "--offline").status == 0, "SWAPI's entry stays")
-        let unknown = try reader.run("cache", "clear", "--api", "openlibrary2")
-        #expect(unknown.status == 64 && unknown.stderr.contains("R1001") && unknown.stderr.contains("known: swapi, reddit"), "\(unknown.stderr)")
-        #expect(try reader.run("cache", "clear", "--api", "Not A Name").status == 64)
-        await server.shutdown()
+            let cleared = try await reader.run("cache", "clear", "--api", "openlibrary")
+            #expect(cleared.status == 0 && cleared.stdout.hasPrefix("removed 2 entries"), "\(cleared.stderr)")
+            #expect(try await reader.run("films", "--offline").status == 0, "SWAPI's entry stays")
+            let unknown = try await reader.run("cache", "clear", "--api", "openlibrary2")
+            #expect(unknown.status == 64 && unknown.stderr.contains("R1001") && unknown.stderr.contains("known: swapi, reddit"), "\(unknown.stderr)")
+            #expect(try await reader.run("cache", "clear", "--api", "Not A Name").status == 64)
+        }
     }
 
     @Test func maxStaleRefusesAnOldCopyOffline() async throws {
-        let server = try await TestServer(Fixtures.route)
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("films").status == 0)
-        #expect(try reader.run("films", "--offline", "--max-stale", "1h").status == 0)
-        let refused = try reader.run("films", "--offline", "--max-stale", "0s")
-        #expect(refused.status == 69 && refused.stderr.contains("error C1005"), "\(refused.stderr)")
-        #expect(try reader.run("films", "--max-wait", "soon").status == 64)
-        await server.shutdown()
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            #expect(try await reader.run("films", "--offline", "--max-stale", "1h").status == 0)
+            let refused = try await reader.run("films", "--offline", "--max-stale", "0s")
+            #expect(refused.status == 69 && refused.stderr.contains("error C1005"), "\(refused.stderr)")
+            #expect(try await reader.run("films", "--max-wait", "soon").status == 64)
+        }
     }
 }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Reddit end to end: its error answers each as their own message and code, the comment tree,
 /// paging, and titles written to attack the terminal.
-@Suite struct RedditEndToEndTests {
+@Suite(.processSlot) struct RedditEndToEndTests {
     /// One of Reddit's error answers and what reader must make of it.
     struct Answer: Sendable, CustomTestStringConvertible {
         var name: String
@@ -38,53 +38,53 @@ import TestSupport
 
     @Test(arguments: answers)
     func redditsErrorAnswersEachHaveTheirMessageAndCode(_ answer: Answer) async throws {
-        let server = try await TestServer { _ in answer.reply }
-        let reader = ReaderProcess(server: server)
-        let text = try reader.run("posts", "somewhere", "--retries", "0")
-        #expect(text.status == answer.exit)
-        #expect(text.stderr.hasPrefix("error \(answer.code): "), "\(text.stderr)")
-        #expect(text.stderr.contains(answer.message), "\(text.stderr)")
-        #expect(text.stdout.isEmpty)
+        try await withTestServer { _ in answer.reply } body: { server in
+            let reader = ReaderProcess(server: server)
+            let text = try await reader.run("posts", "somewhere", "--retries", "0")
+            #expect(text.status == answer.exit)
+            #expect(text.stderr.hasPrefix("error \(answer.code): "), "\(text.stderr)")
+            #expect(text.stderr.contains(answer.message), "\(text.stderr)")
+            #expect(text.stdout.isEmpty)
 
-        let json = try reader.run("posts", "somewhere", "--retries", "0", "--json")
-        #expect(json.status == answer.exit)
-        #expect(json.errorJSON?["code"] as? String == answer.code)
-        #expect(json.errorJSON?["reason"] as? String == answer.reason)
-        await server.shutdown()
+            let json = try await reader.run("posts", "somewhere", "--retries", "0", "--json")
+            #expect(json.status == answer.exit)
+            #expect(json.errorJSON?["code"] as? String == answer.code)
+            #expect(json.errorJSON?["reason"] as? String == answer.reason)
+        }
     }
 
     @Test func aQuarantinedSubredditsExplanationIsShownSanitised() async throws {
-        let server = try await TestServer { _ in .json(Fixtures.bytes("reddit/error_403_quarantined_reason.json"), status: 403) }
-        let result = try ReaderProcess(server: server).run("posts", "somewhere")
-        #expect(result.stderr.contains("It may contain a high degree of misinformation"))
-        #expect(!result.stderr.contains("<div"))
-        await server.shutdown()
+        try await withTestServer { _ in .json(Fixtures.bytes("reddit/error_403_quarantined_reason.json"), status: 403) } body: { server in
+            let result = try await ReaderProcess(server: server).run("posts", "somewhere")
+            #expect(result.stderr.contains("It may contain a high degree of misinformation"))
+            #expect(!result.stderr.contains("<div"))
+        }
     }
 
     @Test func commentsShowThePostThenAnIndentedTree() async throws {
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             request.path == "/comments/2xmo63.json"
                 ? .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json"), headers: [("Cache-Control", "max-age=0, must-revalidate")])
                 : .respond(status: 404, headers: [], body: [])
-        }
-        let reader = ReaderProcess(server: server)
-        for argument in ["2xmo63", "t3_2xmo63", "https://www.reddit.com/r/Python/comments/2xmo63/a_python_terminal_viewer/", "https://redd.it/2xmo63"] {
-            let result = try reader.run("comments", argument, "--refresh")
-            #expect(result.status == 0, "\(argument): \(result.stderr)")
-            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.first == "A python terminal viewer for browsing reddit")
-            #expect(lines.contains { $0.hasPrefix("u/civilization_phaze_3 · ") })
-            // Replies sit two columns further in than their parent.
-            #expect(lines.contains { $0.hasPrefix("  u/") })
-            #expect(lines.contains { $0.hasPrefix("    ") })
-        }
-        #expect(server.requests.allSatisfy { $0.target.hasPrefix("/comments/2xmo63.json?sort=confidence") })
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            for argument in ["2xmo63", "t3_2xmo63", "https://www.reddit.com/r/Python/comments/2xmo63/a_python_terminal_viewer/", "https://redd.it/2xmo63"] {
+                let result = try await reader.run("comments", argument, "--refresh")
+                #expect(result.status == 0, "\(argument): \(result.stderr)")
+                let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.first == "A python terminal viewer for browsing reddit")
+                #expect(lines.contains { $0.hasPrefix("u/civilization_phaze_3 · ") })
+                // Replies sit two columns further in than their parent.
+                #expect(lines.contains { $0.hasPrefix("  u/") })
+                #expect(lines.contains { $0.hasPrefix("    ") })
+            }
+            #expect(server.requests.allSatisfy { $0.target.hasPrefix("/comments/2xmo63.json?sort=confidence") })
 
-        let json = try reader.run("comments", "2xmo63", "--json", "--offline")
-        let item = json.json?["item"] as? [String: Any]
-        #expect((item?["post"] as? [String: Any])?["id"] as? String == "2xmo63")
-        #expect((item?["comments"] as? [Any])?.count == 19)
-        await server.shutdown()
+            let json = try await reader.run("comments", "2xmo63", "--json", "--offline")
+            let item = json.json?["item"] as? [String: Any]
+            #expect((item?["post"] as? [String: Any])?["id"] as? String == "2xmo63")
+            #expect((item?["comments"] as? [Any])?.count == 19)
+        }
     }
 
     @Test func loadMoreStubsAreCountedNotDropped() async throws {
@@ -98,12 +98,12 @@ import TestSupport
                    {"kind": "more", "data": {"count": 12, "children": ["x1", "x2"]}}]}}}},
                {"kind": "more", "data": {"count": 27, "children": ["y1"]}}]}}]
             """
-        let server = try await TestServer { _ in .json(Array(page.utf8)) }
-        let result = try ReaderProcess(server: server).run("comments", "abc")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("\n  … 12 more replies not loaded"))
-        #expect(result.stdout.contains("\n… 27 more replies not loaded"))
-        await server.shutdown()
+        try await withTestServer { _ in .json(Array(page.utf8)) } body: { server in
+            let result = try await ReaderProcess(server: server).run("comments", "abc")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\n  … 12 more replies not loaded"))
+            #expect(result.stdout.contains("\n… 27 more replies not loaded"))
+        }
     }
 
     @Test func pagesFollowAfterAndStopAtTheEnd() async throws {
@@ -113,45 +113,45 @@ import TestSupport
             }
             return Array(#"{"kind": "Listing", "data": {"after": \#(after.map { "\"\($0)\"" } ?? "null"), "before": null, "children": [\#(children.joined(separator: ","))]}}"#.utf8)
         }
-        let server = try await TestServer { request in
+        try await withTestServer { request in
             switch request.query["after"] {
             case nil: .json(listing("t3_b", ["a", "b"]))
             case "t3_b": .json(listing("t3_d", ["c", "d"]))
             default: .json(listing(nil, ["e"]))
             }
-        }
-        let reader = ReaderProcess(server: server)
-        let result = try reader.run("posts", "swift", "--limit", "2", "--pages", "5", "--json")
-        #expect(result.status == 0, "\(result.stderr)")
-        let ids = (result.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
-        #expect(ids == ["a", "b", "c", "d", "e"])
-        #expect(server.requests.count == 3)
-        #expect((result.json?["meta"] as? [String: Any])?["after"] is NSNull)
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            let result = try await reader.run("posts", "swift", "--limit", "2", "--pages", "5", "--json")
+            #expect(result.status == 0, "\(result.stderr)")
+            let ids = (result.json?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            #expect(ids == ["a", "b", "c", "d", "e"])
+            #expect(server.requests.count == 3)
+            #expect((result.json?["meta"] as? [String: Any])?["after"] is NSNull)
 
-        let resumed = try reader.run("posts", "swift", "--limit", "2", "--after", "t3_b")
-        #expect(resumed.stdout.contains("post c") && !resumed.stdout.contains("post a"))
-        #expect(resumed.stderr.contains("more: --after t3_d"))
-        // Served from the cache: the first run fetched that very page.
-        #expect(server.requests.count == 3)
-        #expect(server.requests[1].target == "/r/swift/hot.json?limit=2&after=t3_b&raw_json=1")
-        await server.shutdown()
+            let resumed = try await reader.run("posts", "swift", "--limit", "2", "--after", "t3_b")
+            #expect(resumed.stdout.contains("post c") && !resumed.stdout.contains("post a"))
+            #expect(resumed.stderr.contains("more: --after t3_d"))
+            // Served from the cache: the first run fetched that very page.
+            #expect(server.requests.count == 3)
+            #expect(server.requests[1].target == "/r/swift/hot.json?limit=2&after=t3_b&raw_json=1")
+        }
     }
 
     @Test func sortTimeAndUserReachRedditAsItExpects() async throws {
-        let server = try await TestServer { _ in .json(Fixtures.bytes("reddit/listing_frontpage_limit5.json")) }
-        let reader = ReaderProcess(server: server)
-        #expect(try reader.run("posts", "swift", "--sort", "controversial", "--time", "week").status == 0)
-        #expect(try reader.run("posts", "--user", "u/spez", "--sort", "top", "--time", "all").status == 0)
-        #expect(server.requests.map(\.target) == [
-            "/r/swift/controversial.json?limit=25&t=week&raw_json=1",
-            "/user/spez/submitted.json?sort=top&limit=25&t=all&raw_json=1",
-        ])
-        let wrong = try reader.run("posts", "swift", "--sort", "new", "--time", "week")
-        #expect(wrong.status == 64 && wrong.stderr.contains("--time goes with --sort top or controversial"))
-        let both = try reader.run("posts", "swift", "--user", "spez")
-        #expect(both.status == 64)
-        #expect(server.requests.count == 2)
-        await server.shutdown()
+        try await withTestServer { _ in .json(Fixtures.bytes("reddit/listing_frontpage_limit5.json")) } body: { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("posts", "swift", "--sort", "controversial", "--time", "week").status == 0)
+            #expect(try await reader.run("posts", "--user", "u/spez", "--sort", "top", "--time", "all").status == 0)
+            #expect(server.requests.map(\.target) == [
+                "/r/swift/controversial.json?limit=25&t=week&raw_json=1",
+                "/user/spez/submitted.json?sort=top&limit=25&t=all&raw_json=1",
+            ])
+            let wrong = try await reader.run("posts", "swift", "--sort", "new", "--time", "week")
+            #expect(wrong.status == 64 && wrong.stderr.contains("--time goes with --sort top or controversial"))
+            let both = try await reader.run("posts", "swift", "--user", "spez")
+            #expect(both.status == 64)
+            #expect(server.requests.count == 2)
+        }
     }
 
     /// Titles, authors and comments written to attack a terminal: none of it may move the cursor,
@@ -175,32 +175,32 @@ import TestSupport
             return object
         }
         let body = try JSONSerialization.data(withJSONObject: ["kind": "Listing", "data": ["after": NSNull(), "before": NSNull(), "children": children]])
-        let server = try await TestServer { _ in .json(Array(body)) }
-        var reader = ReaderProcess(server: server)
-        reader.environment["COLUMNS"] = "100"
-        let result = try reader.run("posts", "swift")
-        #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == titles.count + 1, "a title broke a row: \(lines)")
-        for scalar in result.stdout.unicodeScalars {
-            let value = scalar.value
-            #expect(!(value < 0x20 && value != 0x0A) && !(0x7F...0x9F).contains(value), "control U+\(String(value, radix: 16))")
-            let invisible = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0xFEFF
-                || ((0x200B...0x200F).contains(value) && value != 0x200D)
-            #expect(!invisible, "invisible U+\(String(value, radix: 16))")
+        try await withTestServer { _ in .json(Array(body)) } body: { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["COLUMNS"] = "100"
+            let result = try await reader.run("posts", "swift")
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == titles.count + 1, "a title broke a row: \(lines)")
+            for scalar in result.stdout.unicodeScalars {
+                let value = scalar.value
+                #expect(!(value < 0x20 && value != 0x0A) && !(0x7F...0x9F).contains(value), "control U+\(String(value, radix: 16))")
+                let invisible = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0xFEFF
+                    || ((0x200B...0x200F).contains(value) && value != 0x200D)
+                #expect(!invisible, "invisible U+\(String(value, radix: 16))")
+            }
+            // A zero-width joiner survives only inside an emoji sequence, where it draws one glyph.
+            #expect(result.stdout.contains("zerowidthjoinerbom") && result.stdout.contains("👩\u{200D}💻"))
+            #expect(result.stdout.contains("entities & <b>"))
+            // Every column starts at the same terminal cell on every row; the header shows where.
+            let authorColumn = cellOffset(of: "AUTHOR", in: lines[0])
+            let idColumn = cellOffset(of: "ID", in: lines[0])
+            for (index, line) in lines.dropFirst().enumerated() {
+                #expect(cellOffset(of: "u/", in: line) == authorColumn, "\(line)")
+                #expect(cellOffset(of: " p\(index)  ", in: line).map { $0 + 1 } == idColumn, "\(line)")
+                #expect(TerminalWidth.cells(of: line) <= 100, "\(line)")
+            }
         }
-        // A zero-width joiner survives only inside an emoji sequence, where it draws one glyph.
-        #expect(result.stdout.contains("zerowidthjoinerbom") && result.stdout.contains("👩\u{200D}💻"))
-        #expect(result.stdout.contains("entities & <b>"))
-        // Every column starts at the same terminal cell on every row; the header shows where.
-        let authorColumn = cellOffset(of: "AUTHOR", in: lines[0])
-        let idColumn = cellOffset(of: "ID", in: lines[0])
-        for (index, line) in lines.dropFirst().enumerated() {
-            #expect(cellOffset(of: "u/", in: line) == authorColumn, "\(line)")
-            #expect(cellOffset(of: " p\(index)  ", in: line).map { $0 + 1 } == idColumn, "\(line)")
-            #expect(TerminalWidth.cells(of: line) <= 100, "\(line)")
-        }
-        await server.shutdown()
     }
 
     private func cellOffset(of text: String, in line: String) -> Int? {

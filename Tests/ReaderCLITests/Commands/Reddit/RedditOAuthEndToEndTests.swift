@@ -5,12 +5,12 @@ import TestSupport
 
 /// Application-only OAuth, end to end: one server on 127.0.0.1 plays Reddit's token endpoint and
 /// its OAuth host, and the built binary runs against it.
-@Suite struct RedditOAuthEndToEndTests {
+@Suite(.processSlot) struct RedditOAuthEndToEndTests {
     static let clientID = "p-jcoLKBynTLew"
     static let secret = "gko_LXELoV07ZBNUXrvWZfzE3aI"
 
     /// A token endpoint and an OAuth host with switchable behaviour.
-    final class FakeReddit: Sendable {
+    final class FakeReddit: ShutsDown, Sendable {
         struct State {
             var issued = 0
             var expiresIn = 3600
@@ -21,6 +21,8 @@ import TestSupport
 
         let state = NIOLockedValueBox(State())
         let server: TestServer
+
+        func shutdown() async { await server.shutdown() }
 
         init() async throws {
             let state = self.state
@@ -69,167 +71,167 @@ import TestSupport
     }
 
     @Test func theFirstRunObtainsATokenAndTheNextReusesIt() async throws {
-        let reddit = try await FakeReddit()
-        let reader = reader(reddit)
-        let first = try reader.run("posts", "popular")
-        #expect(first.status == 0, "\(first.stderr)")
-        #expect(reddit.tokenRequests.count == 1)
-        let grant = try #require(reddit.tokenRequests.first).body
-        #expect(String(decoding: grant, as: UTF8.self) == "grant_type=client_credentials")
-        // Read from the OAuth host, without `.json`, with the bearer token.
-        #expect(reddit.apiRequests.map(\.target) == ["/r/popular/hot?limit=25&raw_json=1"])
-        #expect(reddit.apiRequests.first?.headers["authorization"] == "bearer token-1-SECRETVALUE")
+        try await withShutdown(of: FakeReddit()) { reddit in
+            let reader = reader(reddit)
+            let first = try await reader.run("posts", "popular")
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(reddit.tokenRequests.count == 1)
+            let grant = try #require(reddit.tokenRequests.first).body
+            #expect(String(decoding: grant, as: UTF8.self) == "grant_type=client_credentials")
+            // Read from the OAuth host, without `.json`, with the bearer token.
+            #expect(reddit.apiRequests.map(\.target) == ["/r/popular/hot?limit=25&raw_json=1"])
+            #expect(reddit.apiRequests.first?.headers["authorization"] == "bearer token-1-SECRETVALUE")
 
-        // The token is kept where only the user can read it.
-        let attributes = try FileManager.default.attributesOfItem(atPath: tokenPath(reader))
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            // The token is kept where only the user can read it.
+            let attributes = try FileManager.default.attributesOfItem(atPath: tokenPath(reader))
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        let second = try reader.run("posts", "popular", "--refresh")
-        #expect(second.status == 0)
-        #expect(reddit.tokenRequests.count == 1)
-        #expect(reddit.apiRequests.count == 2)
-        await reddit.server.shutdown()
+            let second = try await reader.run("posts", "popular", "--refresh")
+            #expect(second.status == 0)
+            #expect(reddit.tokenRequests.count == 1)
+            #expect(reddit.apiRequests.count == 2)
+        }
     }
 
     @Test func aTokenCloseToExpiryIsRenewed() async throws {
-        let reddit = try await FakeReddit()
-        reddit.state.withLockedValue { $0.expiresIn = 30 }  // within the renewal margin
-        let reader = reader(reddit)
-        #expect(try reader.run("posts", "popular").status == 0)
-        #expect(try reader.run("posts", "popular", "--refresh").status == 0)
-        #expect(reddit.tokenRequests.count == 2)
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { (reddit) async throws in
+            reddit.state.withLockedValue { $0.expiresIn = 30 }  // within the renewal margin
+            let reader = reader(reddit)
+            #expect(try await reader.run("posts", "popular").status == 0)
+            #expect(try await reader.run("posts", "popular", "--refresh").status == 0)
+            #expect(reddit.tokenRequests.count == 2)
+        }
     }
 
     @Test func a401ResetsTheTokenOnceAndRetriesOnce() async throws {
-        let reddit = try await FakeReddit()
-        let reader = reader(reddit)
-        #expect(try reader.run("posts", "popular").status == 0)
-        reddit.state.withLockedValue { $0.unauthorizedAnswers = 1 }  // the token was revoked
-        let result = try reader.run("posts", "popular", "--refresh", "--retries", "0")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stderr.contains("error") && !result.stderr.contains("A401"), "a reset is not an error to show: \(result.stderr)")
-        #expect(reddit.tokenRequests.count == 2)
-        #expect(reddit.apiRequests.count == 3)
-        #expect(reddit.apiRequests.last?.headers["authorization"] == "bearer token-2-SECRETVALUE")
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { reddit in
+            let reader = reader(reddit)
+            #expect(try await reader.run("posts", "popular").status == 0)
+            reddit.state.withLockedValue { $0.unauthorizedAnswers = 1 }  // the token was revoked
+            let result = try await reader.run("posts", "popular", "--refresh", "--retries", "0")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("error") && !result.stderr.contains("A401"), "a reset is not an error to show: \(result.stderr)")
+            #expect(reddit.tokenRequests.count == 2)
+            #expect(reddit.apiRequests.count == 3)
+            #expect(reddit.apiRequests.last?.headers["authorization"] == "bearer token-2-SECRETVALUE")
+        }
     }
 
     @Test func aSecond401DoesNotLoop() async throws {
-        let reddit = try await FakeReddit()
-        reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
-        let reader = reader(reddit)
-        let result = try reader.run("posts", "popular", "--json")
-        #expect(result.status == 77)
-        #expect(reddit.tokenRequests.count == 2)
-        #expect(reddit.apiRequests.count == 2)
-        #expect(result.errorJSON?["code"] as? String == "A401")
-        #expect(result.errorJSON?["reason"] as? String == "unauthorized")
-        #expect((result.errorJSON?["suggestion"] as? String)?.contains("READER_REDDIT_CLIENT_ID") == true)
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { reddit in
+            reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
+            let reader = reader(reddit)
+            let result = try await reader.run("posts", "popular", "--json")
+            #expect(result.status == 77)
+            #expect(reddit.tokenRequests.count == 2)
+            #expect(reddit.apiRequests.count == 2)
+            #expect(result.errorJSON?["code"] as? String == "A401")
+            #expect(result.errorJSON?["reason"] as? String == "unauthorized")
+            #expect((result.errorJSON?["suggestion"] as? String)?.contains("READER_REDDIT_CLIENT_ID") == true)
+        }
     }
 
     @Test func wrongCredentialsSayWhichVariablesToCheck() async throws {
-        let reddit = try await FakeReddit()
-        let result = try reader(reddit, secret: "wrong-secret").run("posts", "popular")
-        #expect(result.status == 77)
-        #expect(result.stderr.hasPrefix("error R1004: Reddit refused reader's app credentials (the token endpoint answered 401"))
-        #expect(result.stderr.contains("check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET"))
-        #expect(reddit.tokenRequests.count == 1 && reddit.apiRequests.isEmpty)
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { reddit in
+            let result = try await reader(reddit, secret: "wrong-secret").run("posts", "popular")
+            #expect(result.status == 77)
+            #expect(result.stderr.hasPrefix("error R1004: Reddit refused reader's app credentials (the token endpoint answered 401"))
+            #expect(result.stderr.contains("check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET"))
+            #expect(reddit.tokenRequests.count == 1 && reddit.apiRequests.isEmpty)
+        }
     }
 
     /// Four listings in one run: the refusal of the app's credentials is one token request, and
     /// each listing fails with it, at once.
     @Test func aRefusalOfTheAppsCredentialsIsAskedOnceARun() async throws {
-        let reddit = try await FakeReddit()
-        let result = try reader(reddit, secret: "wrong-secret").run("sync", "reddit", "a", "b", "c", "d", "--json")
-        #expect(result.status == 77, "\(result.stderr)")
-        #expect(reddit.tokenRequests.count == 1, "\(reddit.tokenRequests.count) token requests")
-        #expect(reddit.apiRequests.isEmpty)
-        let sync = try #require(result.json?["reddit"] as? [String: Any], "\(result.stdout)")
-        let failures = try #require(sync["failures"] as? [[String: Any]], "\(result.stdout)")
-        #expect(failures.map { $0["code"] as? String } == ["R1004"])
-        #expect(failures.first?["count"] as? Int == 4, "\(failures)")
-        #expect((sync["not_read"] as? [[String: Any]])?.map { $0["name"] as? String } == ["r/a", "r/b", "r/c", "r/d"])
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { reddit in
+            let result = try await reader(reddit, secret: "wrong-secret").run("sync", "reddit", "a", "b", "c", "d", "--json")
+            #expect(result.status == 77, "\(result.stderr)")
+            #expect(reddit.tokenRequests.count == 1, "\(reddit.tokenRequests.count) token requests")
+            #expect(reddit.apiRequests.isEmpty)
+            let sync = try #require(result.json?["reddit"] as? [String: Any], "\(result.stdout)")
+            let failures = try #require(sync["failures"] as? [[String: Any]], "\(result.stdout)")
+            #expect(failures.map { $0["code"] as? String } == ["R1004"])
+            #expect(failures.first?["count"] as? Int == 4, "\(failures)")
+            #expect((sync["not_read"] as? [[String: Any]])?.map { $0["name"] as? String } == ["r/a", "r/b", "r/c", "r/d"])
+        }
     }
 
     /// A token renewed after a 401 and refused again: the app is refused, so renewal ends for
     /// the run; each later listing fails with the same A401 without a request.
     @Test func aRenewedTokenRefusedAgainEndsRenewalForTheRun() async throws {
-        let reddit = try await FakeReddit()
-        reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
-        let reader = reader(reddit)
-        let result = try reader.run("sync", "reddit", "a", "b", "c", "d", "--json")
-        #expect(result.status == 77, "\(result.stderr)")
-        #expect(reddit.tokenRequests.count == 2, "\(reddit.tokenRequests.count) token requests")
-        #expect(reddit.apiRequests.count == 2, "\(reddit.apiRequests.map(\.target))")
-        let sync = try #require(result.json?["reddit"] as? [String: Any], "\(result.stdout)")
-        let failures = try #require(sync["failures"] as? [[String: Any]], "\(result.stdout)")
-        #expect(failures.map { $0["code"] as? String } == ["A401"])
-        #expect(failures.first?["count"] as? Int == 4, "\(failures)")
-        #expect((sync["not_read"] as? [[String: Any]])?.map { $0["name"] as? String } == ["r/a", "r/b", "r/c", "r/d"])
-        // The refused token is not kept for the next run.
-        let kept = FileManager.default.contents(atPath: tokenPath(reader)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        #expect(!kept.contains("access_token"), "\(kept)")
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { reddit in
+            reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
+            let reader = reader(reddit)
+            let result = try await reader.run("sync", "reddit", "a", "b", "c", "d", "--json")
+            #expect(result.status == 77, "\(result.stderr)")
+            #expect(reddit.tokenRequests.count == 2, "\(reddit.tokenRequests.count) token requests")
+            #expect(reddit.apiRequests.count == 2, "\(reddit.apiRequests.map(\.target))")
+            let sync = try #require(result.json?["reddit"] as? [String: Any], "\(result.stdout)")
+            let failures = try #require(sync["failures"] as? [[String: Any]], "\(result.stdout)")
+            #expect(failures.map { $0["code"] as? String } == ["A401"])
+            #expect(failures.first?["count"] as? Int == 4, "\(failures)")
+            #expect((sync["not_read"] as? [[String: Any]])?.map { $0["name"] as? String } == ["r/a", "r/b", "r/c", "r/d"])
+            // The refused token is not kept for the next run.
+            let kept = FileManager.default.contents(atPath: tokenPath(reader)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(!kept.contains("access_token"), "\(kept)")
+        }
     }
 
     @Test(arguments: [["READER_REDDIT_CLIENT_ID": "has space"], ["READER_REDDIT_CLIENT_SECRET": "only-a-secret"],
                       ["READER_REDDIT_CLIENT_ID": "id", "READER_REDDIT_CLIENT_SECRET": "a:b"],
                       ["READER_REDDIT_OAUTH_URL": "ftp://oauth"]])
-    func malformedConfigurationExits78(_ variables: [String: String]) throws {
+    func malformedConfigurationExits78(_ variables: [String: String]) async throws {
         var reader = ReaderProcess()
         for (name, value) in variables { reader.environment[name] = value }
-        let result = try reader.run("posts", "popular")
+        let result = try await reader.run("posts", "popular")
         #expect(result.status == 78)
         #expect(!result.stderr.contains("a:b") && !result.stderr.contains("only-a-secret"))
     }
 
     @Test func anInstalledAppUsesTheInstalledClientGrantWithAKeptDeviceID() async throws {
-        let reddit = try await FakeReddit()
-        // Tokens that are already within the renewal margin: the second run must ask again,
-        // so there are two grants whose device ids can be compared.
-        reddit.state.withLockedValue { $0.expiresIn = 30 }
-        let reader = reader(reddit, secret: nil)
-        let first = try reader.run("posts", "popular")
-        #expect(first.status == 0, "\(first.stderr)")
-        let second = try reader.run("posts", "popular", "--refresh")
-        #expect(second.status == 0, "\(second.stderr)")
-        let grants = reddit.tokenRequests.map { String(decoding: $0.body, as: UTF8.self) }
-        try #require(grants.count == 2, "one grant a run: \(grants)")
-        let prefix = "grant_type=https%3A%2F%2Foauth.reddit.com%2Fgrants%2Finstalled_client&device_id="
-        #expect(grants.allSatisfy { $0.hasPrefix(prefix) }, "\(grants)")
-        let deviceIDs = grants.map { $0.dropFirst(prefix.count) }
-        // Reddit asks for 20 to 30 characters, the same for one installation.
-        #expect(deviceIDs.allSatisfy { (20...30).contains($0.count) }, "\(deviceIDs)")
-        #expect(deviceIDs[0] == deviceIDs[1], "the device id is kept between runs")
-        #expect(deviceIDs[0] != "DO_NOT_TRACK_THIS_DEVICE", "a random id made for this installation and kept")
-        await reddit.server.shutdown()
+        try await withShutdown(of: FakeReddit()) { reddit in
+            // Tokens that are already within the renewal margin: the second run must ask again,
+            // so there are two grants whose device ids can be compared.
+            reddit.state.withLockedValue { $0.expiresIn = 30 }
+            let reader = reader(reddit, secret: nil)
+            let first = try await reader.run("posts", "popular")
+            #expect(first.status == 0, "\(first.stderr)")
+            let second = try await reader.run("posts", "popular", "--refresh")
+            #expect(second.status == 0, "\(second.stderr)")
+            let grants = reddit.tokenRequests.map { String(decoding: $0.body, as: UTF8.self) }
+            try #require(grants.count == 2, "one grant a run: \(grants)")
+            let prefix = "grant_type=https%3A%2F%2Foauth.reddit.com%2Fgrants%2Finstalled_client&device_id="
+            #expect(grants.allSatisfy { $0.hasPrefix(prefix) }, "\(grants)")
+            let deviceIDs = grants.map { $0.dropFirst(prefix.count) }
+            // Reddit asks for 20 to 30 characters, the same for one installation.
+            #expect(deviceIDs.allSatisfy { (20...30).contains($0.count) }, "\(deviceIDs)")
+            #expect(deviceIDs[0] == deviceIDs[1], "the device id is kept between runs")
+            #expect(deviceIDs[0] != "DO_NOT_TRACK_THIS_DEVICE", "a random id made for this installation and kept")
+        }
     }
 
     @Test func theSecretAndTheTokenNeverAppearAtAnyVerbosity() async throws {
-        let reddit = try await FakeReddit()
-        let reader = reader(reddit)
-        var outputs: [ReaderProcess.Result] = []
-        for arguments in [["posts", "popular", "-v"], ["posts", "popular", "--json", "-v", "--refresh"], ["status", "-v"],
-                          ["status", "--json"]] {
-            outputs.append(try reader.run(arguments))
-        }
-        reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
-        outputs.append(try reader.run("posts", "popular", "-v", "--refresh"))
-        outputs.append(try reader.run("posts", "popular", "-v", "--json", "--refresh"))
-        reddit.state.withLockedValue { $0.refuseCredentials = true }
-        outputs.append(try reader.run("posts", "popular", "-v", "--refresh"))
-        for output in outputs {
-            for secret in [Self.secret, "SECRETVALUE", Data("\(Self.clientID):\(Self.secret)".utf8).base64EncodedString()] {
-                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+        try await withShutdown(of: FakeReddit()) { reddit in
+            let reader = reader(reddit)
+            var outputs: [ReaderProcess.Result] = []
+            for arguments in [["posts", "popular", "-v"], ["posts", "popular", "--json", "-v", "--refresh"], ["status", "-v"],
+                              ["status", "--json"]] {
+                outputs.append(try await reader.run(arguments))
             }
+            reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
+            outputs.append(try await reader.run("posts", "popular", "-v", "--refresh"))
+            outputs.append(try await reader.run("posts", "popular", "-v", "--json", "--refresh"))
+            reddit.state.withLockedValue { $0.refuseCredentials = true }
+            outputs.append(try await reader.run("posts", "popular", "-v", "--refresh"))
+            for output in outputs {
+                for secret in [Self.secret, "SECRETVALUE", Data("\(Self.clientID):\(Self.secret)".utf8).base64EncodedString()] {
+                    #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+                }
+            }
+            #expect(outputs[0].stderr.contains("POST"), "the verbose log shows the token request, not its secrets")
+            #expect(outputs[2].stdout.contains("app token held, expires"))
         }
-        #expect(outputs[0].stderr.contains("POST"), "the verbose log shows the token request, not its secrets")
-        #expect(outputs[2].stdout.contains("app token held, expires"))
-        await reddit.server.shutdown()
     }
 }
 
@@ -237,23 +239,23 @@ extension RedditOAuthEndToEndTests {
     /// A captive portal answering the token endpoint with a 200 page: the service's fault, said as
     /// such, and not remembered as a refusal: each listing of the run asks for a token again.
     @Test func aTokenEndpoint200PageIsNotARefusalAndIsAskedAgain() async throws {
-        let server = try await TestServer { _ in
+        try await withTestServer { _ in
             .respond(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html><title>Hotel WiFi login</title></html>".utf8))
-        }
-        var reader = ReaderProcess(server: server)
-        reader.environment["READER_REDDIT_CLIENT_ID"] = Self.clientID
-        reader.environment["READER_REDDIT_CLIENT_SECRET"] = Self.secret
-        reader.environment["READER_REDDIT_OAUTH_URL"] = server.baseURL
-        let one = try reader.run("posts", "popular")
-        #expect(one.status == 76, "\(one.stderr)")
-        #expect(one.stderr.hasPrefix("error D1001: expected JSON but got text/html"), "\(one.stderr)")
-        #expect(!one.stderr.contains("R1004") && !one.stderr.contains("READER_REDDIT_CLIENT"), "\(one.stderr)")
+        } body: { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["READER_REDDIT_CLIENT_ID"] = Self.clientID
+            reader.environment["READER_REDDIT_CLIENT_SECRET"] = Self.secret
+            reader.environment["READER_REDDIT_OAUTH_URL"] = server.baseURL
+            let one = try await reader.run("posts", "popular")
+            #expect(one.status == 76, "\(one.stderr)")
+            #expect(one.stderr.hasPrefix("error D1001: expected JSON but got text/html"), "\(one.stderr)")
+            #expect(!one.stderr.contains("R1004") && !one.stderr.contains("READER_REDDIT_CLIENT"), "\(one.stderr)")
 
-        let before = server.requests.count
-        let sync = try reader.run("sync", "reddit", "a", "b", "--json")
-        let tokenRequests = server.requests.dropFirst(before).filter { $0.path == "/api/v1/access_token" }.count
-        #expect(tokenRequests == 2, "one for each listing, \(tokenRequests) made: \(sync.stdout) \(sync.stderr)")
-        #expect(!sync.stdout.contains("R1004"), "\(sync.stdout)")
-        await server.shutdown()
+            let before = server.requests.count
+            let sync = try await reader.run("sync", "reddit", "a", "b", "--json")
+            let tokenRequests = server.requests.dropFirst(before).filter { $0.path == "/api/v1/access_token" }.count
+            #expect(tokenRequests == 2, "one for each listing, \(tokenRequests) made: \(sync.stdout) \(sync.stderr)")
+            #expect(!sync.stdout.contains("R1004"), "\(sync.stdout)")
+        }
     }
 }
