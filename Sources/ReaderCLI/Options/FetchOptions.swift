@@ -3,7 +3,7 @@ import Foundation
 import ReaderKit
 
 /// The options every fetching command takes.
-typealias GlobalOptions = FetchOptions<OfflineFlag>
+package typealias GlobalOptions = FetchOptions<OfflineFlag>
 
 /// The options of a fetching command, with `--offline` or without it (`reader sync`).
 ///
@@ -15,7 +15,10 @@ typealias GlobalOptions = FetchOptions<OfflineFlag>
 /// a cached read's parse took 5 million fewer instructions (28.5 → 23.4 M, counted by callgrind),
 /// and 1.6 million fewer again without the group for `--offline`.
 /// Their help texts and what they mean are shared (``OutputChoice``, ``SettingChoice``).
-struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
+package struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
+    // As visible as the type, for ArgumentParser (the implicit one is internal).
+    package init() {}
+
     @Flag(help: Offline.help)
     var offline = false
 
@@ -65,7 +68,7 @@ struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
     /// The style for stdout.
     var style: Style { Style.forDescriptor(STDOUT_FILENO, noColor: output.colourOff) }
 
-    func validate() throws {
+    package func validate() throws {
         // In the order of their groups, when they were groups: --offline's, then the settings'.
         if offline, let refusal = Offline.refusal { throw ValidationError(refusal) }
         try settingChoice.validate()

@@ -3,9 +3,9 @@ import Foundation
 import ReaderKit
 
 /// `--offline`, for the commands that read: they can answer from the cache alone.
-enum OfflineFlag: OfflineChoice {
-    static let help = ArgumentHelp("Never touch the network; read only what is cached.")
-    static let refusal: String? = nil
+package enum OfflineFlag: OfflineChoice {
+    package static let help = ArgumentHelp("Never touch the network; read only what is cached.")
+    package static let refusal: String? = nil
 }
 
 /// No `--offline` in the help, for `reader sync`, which exists to fill the cache from the network:
@@ -18,7 +18,7 @@ enum NoOfflineFlag: OfflineChoice {
 /// Whether a command offers `--offline`: how the flag shows in its help, and why the command
 /// refuses it, if it does. A type of its own, not an option group: ArgumentParser reflects over
 /// every group type at every parse (see ``FetchOptions``).
-protocol OfflineChoice: Sendable {
+package protocol OfflineChoice: Sendable {
     static var help: ArgumentHelp { get }
     static var refusal: String? { get }
 }
