@@ -7,9 +7,9 @@ let package = Package(
     products: [
         .library(name: "ReaderKit", targets: ["ReaderKit"]),
         .executable(name: "reader", targets: ["ReaderMain"]),
-        // The commands and their renderers, for the fuzzers (`Fuzz/`) to reach through the whole
-        // path; not an API: use ReaderKit.
-        .library(name: "ReaderCLI", targets: ["ReaderCLI"]),
+        // The fuzz harnesses, for the libFuzzer targets: a package of their own (`Fuzz/Package.swift`)
+        // reaches a target only through a product. Not an API: use ReaderKit.
+        .library(name: "ReaderFuzzing", targets: ["ReaderFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -48,8 +48,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
-        // The `reader` commands: parse, call ReaderKit, render. A library, so that the fuzzers and
-        // the tests reach its renderers; `ReaderMain` is the executable around it.
+        // The `reader` commands: parse, call ReaderKit, render. A library, so that the fuzz harnesses
+        // and the tests reach its renderers; `ReaderMain` is the executable around it.
         .target(
             name: "ReaderCLI",
             dependencies: [
@@ -62,6 +62,19 @@ let package = Package(
         .executableTarget(
             name: "ReaderMain",
             dependencies: ["ReaderCLI"]
+        ),
+        // One input through everything reader does with an answer or a cache row, for the libFuzzer
+        // targets and the tests that replay their findings. It reaches the engine's and the app's
+        // internals through `package` access, which library users do not have.
+        .target(
+            name: "ReaderFuzzing",
+            dependencies: [
+                "ReaderCLI",
+                "ReaderKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Fuzz/Harness"
         ),
         .target(
             name: "TestSupport",
@@ -122,6 +135,7 @@ let package = Package(
             name: "ReaderKitTests",
             dependencies: [
                 "ReaderKit",
+                "ReaderFuzzing",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -135,6 +149,7 @@ let package = Package(
             name: "ReaderCLITests",
             dependencies: [
                 "ReaderCLI",
+                "ReaderFuzzing",
                 "ReaderMain",
                 "films-example",
                 .product(name: "PropertyBased", package: "swift-property-based"),

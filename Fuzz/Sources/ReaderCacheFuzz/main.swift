@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import ReaderCLI
+import ReaderFuzzing
 
 // libFuzzer calls this with each input: the values of a cache row (and the token file), written
 // into a real cache file and read back through everything that reads them.

@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import ReaderCLI
+import ReaderFuzzing
 
 // libFuzzer calls this with each input; it owns `main` (the target is built with
 // `-parse-as-library`). Every byte, status and content type goes through the whole path: the

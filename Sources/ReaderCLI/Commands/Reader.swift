@@ -2,11 +2,14 @@ import ArgumentParser
 import Foundation
 import ReaderKit
 
-struct Reader: AsyncParsableCommand, HelpExamples {
+package struct Reader: AsyncParsableCommand, HelpExamples {
+    // As visible as the type, for ArgumentParser (the implicit one is internal).
+    package init() {}
+
     /// The root command's configuration, as help, completions and the man page show it; while
     /// ``parse()`` parses a command line that asks for no completion script, the same with the
     /// check for one switched off (``CompletionScriptCheck``).
-    static var configuration: CommandConfiguration {
+    package static var configuration: CommandConfiguration {
         CompletionScriptCheck.isSkipped ? configurationSkippingCompletionCheck : standardConfiguration
     }
 

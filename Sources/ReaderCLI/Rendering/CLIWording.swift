@@ -4,7 +4,7 @@ import ReaderKit
 /// that uses it, naming its API (`page`, `LoadOptions.CacheMode.offline`,
 /// `FreshnessPolicy.maximumStale`); `reader`'s user reads its flags, its environment variables and
 /// its commands instead. Only here are they named for ReaderKit's messages and advice.
-enum CLIWording {
+package enum CLIWording {
     /// reader's flag for each parameter or setting ReaderKit names in a message (``Wording``).
     static let flags: [String: String] = [
         "page": "--page", "search": "--search",
@@ -18,7 +18,7 @@ enum CLIWording {
     static func flag(for name: String) -> String { flags[name] ?? name }
 
     /// The error's message, naming reader's flags.
-    static func message(of error: ReaderError) -> String {
+    package static func message(of error: ReaderError) -> String {
         error.wording.worded(naming: flag(for:))
     }
 
@@ -33,7 +33,7 @@ enum CLIWording {
     }
 
     /// A hint: the advice in reader's words, joined as ReaderKit joins it.
-    static func hint(_ advice: [Advice]) -> String {
+    package static func hint(_ advice: [Advice]) -> String {
         advice.map(text(of:)).joined(separator: "; ")
     }
 

@@ -13,8 +13,8 @@ import ReaderKit
 ///    flexible column go below its minimum, then the widest others.
 /// Room left over goes back to the shrunk columns first, up to their whole width, then to the
 /// flexible one. Without a width (output to a pipe or a file) every value is whole.
-struct Table {
-    struct Column {
+package struct Table {
+    package struct Column {
         var title: String
         var alignRight = false
         /// The column that takes the room the others leave (the title); it shrinks first.
@@ -116,7 +116,7 @@ struct Table {
     /// Renders with every cell sanitised; `width` nil means no limit (output to a pipe). Styles
     /// are applied after the cells are measured and padded, so colour never moves a column.
     /// `cellStyle` is given the column's index in ``columns`` (whether or not others are shown).
-    func render(width: Int?, style: Style = .plain, cellStyle: (Int, String) -> String = { $1 }) -> String {
+    package func render(width: Int?, style: Style = .plain, cellStyle: (Int, String) -> String = { $1 }) -> String {
         let cells = self.cells
         let layout = layout(width: width, cells: cells)
         let last = layout.shown.last

@@ -3,10 +3,10 @@ import ReaderKit
 
 /// SGR styling that is a no-op when colour is off. It only ever wraps text that has already been
 /// sanitised and measured, so it cannot be fooled by, or misalign, what came from the network.
-struct Style: Sendable {
+package struct Style: Sendable {
     var enabled: Bool
 
-    static let plain = Style(enabled: false)
+    package static let plain = Style(enabled: false)
 
     /// The style for stdout (`descriptor` 1) or stderr (2), per ``Terminal/allowsColour(on:noColorFlag:environment:)``;
     /// `noColor` is asked only for a terminal.

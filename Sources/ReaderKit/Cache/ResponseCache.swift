@@ -27,7 +27,7 @@ import GRDBSQLite
 /// - ``statistics()``
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
     /// The connection that reads outside a load (statistics, rate limits), opened on first use:
     /// it reads while the writer waits for another process's lock, as a pool's reader would.
     private let readers: ReadConnection

@@ -113,7 +113,7 @@ public struct SyncReport: Sendable {
     /// Counts one load's outcome. A stale copy served in place of an answer counts as failed:
     /// the cache did not get newer.
     /// - Parameter subject: what the request was for, as a failure group names it (`people/17`).
-    mutating func count<Value>(_ outcome: Result<Loaded<Value>, LoadFailure>, subject: String? = nil) {
+    package mutating func count<Value>(_ outcome: Result<Loaded<Value>, LoadFailure>, subject: String? = nil) {
         count(Outcome(outcome), subject: subject)
     }
 

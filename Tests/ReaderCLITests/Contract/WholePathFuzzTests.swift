@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Fuzzing) import ReaderCLI
-@_spi(Fuzzing) import ReaderKit
+import ReaderFuzzing
+import ReaderKit
 import TestSupport
 
 /// The fuzzers' whole-path entry points, replayed by `swift test`: every input that once crashed

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(Fuzzing) import ReaderKit
+import ReaderFuzzing
+import ReaderKit
 import TestSupport
 
 /// Replays, through the fuzzer's own entry point, every input the fuzzer ever crashed on

@@ -251,7 +251,7 @@ import TestSupport
     /// Comments may use them as examples; code may not.
     @Test func noFileOfTheEngineNamesAService() throws {
         let sources = PackageRoot.appending("Sources/ReaderKit")
-        let allowed = ["Services/", "ReaderKit.docc/", "Configuration/", "Fuzzing/"]
+        let allowed = ["Services/", "ReaderKit.docc/"]
         let names = ["reddit", "swapi", "quarantin", "subreddit", "network security"]
         var offenders: [String] = []
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []

@@ -8,8 +8,11 @@ extension ServiceName: ExpressibleByArgument {
 
 extension Reader {
     /// `reader cache stats|clear|prune|path`.
-    struct Cache: AsyncParsableCommand, HelpExamples {
-        static let configuration = CommandConfiguration(
+    package struct Cache: AsyncParsableCommand, HelpExamples {
+        // As visible as the type, for ArgumentParser (the implicit one is internal).
+        package init() {}
+
+        package static let configuration = CommandConfiguration(
             commandName: "cache",
             abstract: "Show, clear or prune the local cache.",
             subcommands: [Stats.self, Clear.self, Prune.self, Path.self],
@@ -24,17 +27,20 @@ extension Reader {
         @OptionGroup var output: OutputOptions
         @OptionGroup var cacheFile: CacheFileOptions
 
-        struct Stats: AsyncParsableCommand, HelpExamples {
+        package struct Stats: AsyncParsableCommand, HelpExamples {
+            // As visible as the type, for ArgumentParser (the implicit one is internal).
+            package init() {}
+
             static let examples = ["reader cache stats", "reader cache stats --json"]
 
-            static let configuration = CommandConfiguration(
+            package static let configuration = CommandConfiguration(
                 commandName: "stats",
                 abstract: "What the cache holds per API, and how often it answered without the network.")
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
 
-            func run() async throws {
+            package func run() async throws {
                 let statistics = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
                     try await client.cacheStatistics()
                 }
@@ -46,7 +52,7 @@ extension Reader {
                 try output.writeLine(Self.render(statistics, now: Date()), to: .standardOutput)
             }
 
-            static func render(_ statistics: CacheStatistics, now: Date) -> String {
+            package static func render(_ statistics: CacheStatistics, now: Date) -> String {
                 func age(_ date: Date?) -> String {
                     date.map { RelativeAge.describe(from: $0, to: now) + " ago" } ?? "-"
                 }

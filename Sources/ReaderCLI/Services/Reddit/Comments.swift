@@ -65,7 +65,7 @@ extension Reader {
 /// URL whole; meta lines wrapped between their parts. On a terminal no line is wider than
 /// `width`: a code line or a URL too long for it is broken across lines, never cut. With no width
 /// (output to a pipe) only prose wraps, at ``proseWidth``.
-enum CommentTree {
+package enum CommentTree {
     /// The deepest indentation drawn; deeper replies stay at this level so text keeps some room.
     static let maximumIndent = 12
 
@@ -76,7 +76,7 @@ enum CommentTree {
     /// The most characters of one post's or comment's text shown, as a bound on the work.
     static let maximumTextLength = 40_000
 
-    static func header(_ post: RedditPost, now: Date, width: Int?, style: Style) -> [String] {
+    package static func header(_ post: RedditPost, now: Date, width: Int?, style: Style) -> [String] {
         var lines = TerminalText.wrap(clean(post.title), toWidth: min(width ?? proseWidth, proseWidth), breakingLongWords: true)
             .map(style.bold)
         let age = RelativeAge.describe(from: post.createdUTC, to: now)
@@ -92,7 +92,7 @@ enum CommentTree {
         return lines
     }
 
-    static func lines(_ things: [RedditThing], depth: Int, now: Date, width: Int?, style: Style) -> [String] {
+    package static func lines(_ things: [RedditThing], depth: Int, now: Date, width: Int?, style: Style) -> [String] {
         // Indentation never takes more than half a narrow terminal.
         let levels = min(depth, maximumIndent / 2, max(0, ((width ?? Int.max / 2) / 2 - 2) / 2))
         let indent = String(repeating: "  ", count: levels)

@@ -6,8 +6,11 @@ extension Reddit.Sort: ExpressibleByArgument {}
 extension Reddit.TimeRange: ExpressibleByArgument {}
 
 extension Reader {
-    struct Posts: AsyncParsableCommand, HelpExamples, AdvisingOnFailure {
-        static let configuration = CommandConfiguration(
+    package struct Posts: AsyncParsableCommand, HelpExamples, AdvisingOnFailure {
+        // As visible as the type, for ArgumentParser (the implicit one is internal).
+        package init() {}
+
+        package static let configuration = CommandConfiguration(
             commandName: "posts",
             abstract: "List the posts of a subreddit, of the front page, or of a user.",
             discussion: """
@@ -44,7 +47,7 @@ extension Reader {
 
         @OptionGroup var options: GlobalOptions
 
-        func validate() throws {
+        package func validate() throws {
             guard subreddit == nil || user == nil else { throw ValidationError("give a subreddit or --user, not both") }
             guard (1...20).contains(pages) else { throw ValidationError("--pages must be from 1 to 20, got \(pages)") }
             do { _ = try endpoint(after: after) } catch { throw ValidationError(CLIWording.message(of: error)) }
@@ -57,7 +60,7 @@ extension Reader {
             return try Reddit.posts(subreddit: subreddit ?? fallback, sort: sort ?? .hot, time: time, limit: limit, after: after)
         }
 
-        func run() async throws {
+        package func run() async throws {
             let now = Date()
             let settings = try options.settings()
             let defaults = settings.of(RedditService.name).list("reddit.subreddits")
@@ -112,7 +115,7 @@ extension Reader {
             }
         }
 
-        static func table(_ posts: [RedditPost], now: Date) -> Table {
+        package static func table(_ posts: [RedditPost], now: Date) -> Table {
             let rows = posts.map { post in
                 [Compact.number(post.score), Compact.number(post.numComments),
                  RelativeAge.describe(from: post.createdUTC, to: now),

@@ -3,7 +3,10 @@ import Foundation
 import ReaderKit
 
 /// The arguments every SWAPI command takes.
-struct SWAPIQuery: ParsableArguments {
+package struct SWAPIQuery: ParsableArguments {
+    // As visible as the type, for ArgumentParser (the implicit one is internal).
+    package init() {}
+
     @Argument(help: "Show one resource by its id (the ID column of the list).")
     var id: Int?
 
@@ -18,14 +21,14 @@ struct SWAPIQuery: ParsableArguments {
 }
 
 /// A SWAPI command: a list (or a search) of one collection, or one resource by id.
-protocol SWAPICommand: AsyncParsableCommand {
+package protocol SWAPICommand: AsyncParsableCommand {
     associatedtype Resource: SWAPIResource & Presentable
     var query: SWAPIQuery { get }
     var options: GlobalOptions { get }
 }
 
 extension SWAPICommand {
-    func validate() throws {
+    package func validate() throws {
         if query.id != nil, query.page != nil || query.search != nil || query.all {
             throw ValidationError("give an id, or --page/--search/--all, not both")
         }
@@ -38,7 +41,7 @@ extension SWAPICommand {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         if let id = query.id {
             try await showDetails(id: id)
             return
@@ -68,7 +71,7 @@ extension SWAPICommand {
 
     /// `page 2 of 9, 82 in all; next: --page 3, or --all`. The count is bounded where it is
     /// decoded; the arithmetic here cannot overflow on any `Int` all the same.
-    static func footer(_ list: SWAPIPage<Resource>, page: Int) -> String {
+    package static func footer(_ list: SWAPIPage<Resource>, page: Int) -> String {
         let count = max(0, list.count)
         let pages = max(1, count / 10 + (count % 10 == 0 ? 0 : 1))
         var footer = "page \(page) of \(pages), \(count) in all"
@@ -108,7 +111,7 @@ extension SWAPICommand {
     /// their label (a hanging indent) to `width`; a link without a name shows as `people/5`.
     /// With no width (output to a pipe) each value stays on one line, for the pager or the
     /// script to take whole.
-    static func detailLines(_ resource: Resource, names: [String: String], width: Int?, style: Style) -> [String] {
+    package static func detailLines(_ resource: Resource, names: [String: String], width: Int?, style: Style) -> [String] {
         var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
         rows += resource.links.map { label, links in
             (label, links.isEmpty ? "none" : links.map { names[$0].map { TerminalText.sanitise($0, maxLength: 100) } ?? Self.shortLink($0) }
@@ -166,7 +169,7 @@ extension SWAPICommand {
                                      footer: "\(rows.count) in all, \(pages) \(pages == 1 ? "page" : "pages")", options: options)
     }
 
-    static func table(_ results: [Resource]) -> Table {
+    package static func table(_ results: [Resource]) -> Table {
         table(rows: results.map(row))
     }
 
@@ -181,7 +184,7 @@ extension SWAPICommand {
 }
 
 /// How a resource shows as a table row and as a detail view.
-protocol Presentable {
+package protocol Presentable {
     static var columns: [Table.Column] { get }
     var row: [String] { get }
     /// The fields of the detail view, as label and text.
@@ -242,79 +245,79 @@ extension Reader {
 
 
 extension Film: Presentable {
-    static let columns: [Table.Column] = [.init(title: "EPISODE", alignRight: true), .init(title: "TITLE", flexible: true),
+    package static let columns: [Table.Column] = [.init(title: "EPISODE", alignRight: true), .init(title: "TITLE", flexible: true),
                                           .init(title: "DIRECTOR", minimumWidth: 8, dropOrder: 1), .init(title: "RELEASED", dropOrder: 2)]
-    var row: [String] { [String(episodeID), title, director, releaseDate.description] }
-    var details: [(String, String)] {
+    package var row: [String] { [String(episodeID), title, director, releaseDate.description] }
+    package var details: [(String, String)] {
         [("Title", title), ("Episode", String(episodeID)), ("Director", director), ("Producer", producer),
          ("Released", releaseDate.description), ("Opening crawl", openingCrawl)]
     }
-    var links: [(String, [String])] {
+    package var links: [(String, [String])] {
         [("Characters", characters), ("Planets", planets), ("Starships", starships), ("Vehicles", vehicles), ("Species", species)]
     }
 }
 
 extension Person: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "BORN", dropOrder: 4),
+    package static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "BORN", dropOrder: 4),
                                           .init(title: "GENDER", minimumWidth: 6, dropOrder: 3),
                                           .init(title: "HEIGHT", alignRight: true, dropOrder: 2), .init(title: "MASS", alignRight: true, dropOrder: 1)]
-    var row: [String] { [name, birthYear, gender, height, mass] }
-    var details: [(String, String)] {
+    package var row: [String] { [name, birthYear, gender, height, mass] }
+    package var details: [(String, String)] {
         [("Name", name), ("Born", birthYear), ("Gender", gender), ("Height", height), ("Mass", mass),
          ("Hair", hairColor), ("Skin", skinColor), ("Eyes", eyeColor)]
     }
-    var links: [(String, [String])] {
+    package var links: [(String, [String])] {
         [("Homeworld", homeworld.map { [$0] } ?? []), ("Films", films), ("Species", species), ("Starships", starships),
          ("Vehicles", vehicles)]
     }
 }
 
 extension Planet: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLIMATE", minimumWidth: 10, dropOrder: 4),
+    package static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLIMATE", minimumWidth: 10, dropOrder: 4),
                                           .init(title: "TERRAIN", minimumWidth: 10, dropOrder: 3),
                                           .init(title: "POPULATION", alignRight: true, dropOrder: 2),
                                           .init(title: "DIAMETER", alignRight: true, dropOrder: 1)]
-    var row: [String] { [name, climate, terrain, population, diameter] }
-    var details: [(String, String)] {
+    package var row: [String] { [name, climate, terrain, population, diameter] }
+    package var details: [(String, String)] {
         [("Name", name), ("Climate", climate), ("Terrain", terrain), ("Population", population), ("Diameter", diameter),
          ("Gravity", gravity), ("Day", rotationPeriod), ("Year", orbitalPeriod), ("Surface water", surfaceWater)]
     }
-    var links: [(String, [String])] { [("Residents", residents), ("Films", films)] }
+    package var links: [(String, [String])] { [("Residents", residents), ("Films", films)] }
 }
 
 extension Species: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLASSIFICATION", dropOrder: 3),
+    package static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "CLASSIFICATION", dropOrder: 3),
                                           .init(title: "DESIGNATION", dropOrder: 1), .init(title: "LANGUAGE", minimumWidth: 8, dropOrder: 2)]
-    var row: [String] { [name, classification, designation, language] }
-    var details: [(String, String)] {
+    package var row: [String] { [name, classification, designation, language] }
+    package var details: [(String, String)] {
         [("Name", name), ("Classification", classification), ("Designation", designation), ("Language", language),
          ("Average height", averageHeight), ("Average lifespan", averageLifespan)]
     }
-    var links: [(String, [String])] { [("Homeworld", homeworld.map { [$0] } ?? []), ("People", people), ("Films", films)] }
+    package var links: [(String, [String])] { [("Homeworld", homeworld.map { [$0] } ?? []), ("People", people), ("Films", films)] }
 }
 
 extension Starship: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL", minimumWidth: 10, dropOrder: 2),
+    package static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL", minimumWidth: 10, dropOrder: 2),
                                           .init(title: "CLASS", minimumWidth: 10, dropOrder: 1),
                                           .init(title: "CREW", alignRight: true, dropOrder: 3)]
-    var row: [String] { [name, model, starshipClass, crew] }
-    var details: [(String, String)] {
+    package var row: [String] { [name, model, starshipClass, crew] }
+    package var details: [(String, String)] {
         [("Name", name), ("Model", model), ("Class", starshipClass), ("Manufacturer", manufacturer),
          ("Cost (credits)", costInCredits), ("Length", length), ("Crew", crew), ("Passengers", passengers),
          ("Hyperdrive", hyperdriveRating), ("MGLT", megalights)]
     }
-    var links: [(String, [String])] { [("Pilots", pilots), ("Films", films)] }
+    package var links: [(String, [String])] { [("Pilots", pilots), ("Films", films)] }
 }
 
 extension Vehicle: Presentable {
-    static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL", minimumWidth: 10, dropOrder: 2),
+    package static let columns: [Table.Column] = [.init(title: "NAME", flexible: true), .init(title: "MODEL", minimumWidth: 10, dropOrder: 2),
                                           .init(title: "CLASS", minimumWidth: 10, dropOrder: 1),
                                           .init(title: "CREW", alignRight: true, dropOrder: 3)]
-    var row: [String] { [name, model, vehicleClass, crew] }
-    var details: [(String, String)] {
+    package var row: [String] { [name, model, vehicleClass, crew] }
+    package var details: [(String, String)] {
         [("Name", name), ("Model", model), ("Class", vehicleClass), ("Manufacturer", manufacturer),
          ("Cost (credits)", costInCredits), ("Length", length), ("Crew", crew), ("Passengers", passengers),
          ]
     }
-    var links: [(String, [String])] { [("Pilots", pilots), ("Films", films)] }
+    package var links: [(String, [String])] { [("Pilots", pilots), ("Films", films)] }
 }

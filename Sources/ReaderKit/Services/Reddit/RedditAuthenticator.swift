@@ -79,8 +79,8 @@ extension RedditToken {
     /// - Throws: ``ReaderError/authentication(_:)`` for a refusal (400, 401, 403, or an `error` in
     ///   the answer); a status error for a server failing like any server (429, 5xx); a content-type
     ///   or decoding error for a 2xx answer without a token reader can use.
-    static func read(_ response: HTTPResponse, url: String, clientID: String, installedApp: Bool,
-                     now: Date) throws(ReaderError) -> RedditToken {
+    package static func read(_ response: HTTPResponse, url: String, clientID: String, installedApp: Bool,
+                             now: Date) throws(ReaderError) -> RedditToken {
         struct Answer: Decodable {
             var accessToken: String?
             var expiresIn: Double?

@@ -101,8 +101,12 @@ public struct RedditToken: Sendable, Equatable, Codable, CustomStringConvertible
 
 /// Where the token (and an installed app's device id) is kept between runs: a JSON file only
 /// the user can read (mode 0600), written whole and renamed into place.
-struct RedditTokenStore: Sendable {
-    let path: String
+package struct RedditTokenStore: Sendable {
+    package let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
 
     private struct Contents: Codable {
         var token: RedditToken?
@@ -118,7 +122,7 @@ struct RedditTokenStore: Sendable {
     /// The stored token for `clientID`, if any. The file is untrusted: a token that is not
     /// printable ASCII of at most 4 KB, or that expires at no time reader can compute with
     /// (`1e300`) or later than ``maximumRemainingLifetime`` from `now`, is as good as none.
-    func token(for clientID: String, now: Date) -> RedditToken? {
+    package func token(for clientID: String, now: Date) -> RedditToken? {
         guard let token = read()?.token, token.clientID == clientID,
               OutsideNumbers.isPlausible(token.expiresAt), OutsideNumbers.isPlausible(now),
               token.expiresAt.timeIntervalSince(now) <= Self.maximumRemainingLifetime,

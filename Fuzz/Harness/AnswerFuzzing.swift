@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ReaderKit
 
 /// One fuzzer input through everything ReaderKit does with an answer from the network: the
 /// status and its error body, the content type, `Retry-After` and rate-limit headers, decoding as
@@ -7,8 +8,8 @@ import GRDB
 /// decision and message for whatever failed, and the terminal sanitising of every text it shows.
 ///
 /// Shared by the libFuzzer target (`Fuzz/`) and the regression tests, which replay each input the
-/// fuzzer ever crashed on. Not API: `@_spi(Fuzzing)`.
-@_spi(Fuzzing) public enum AnswerFuzzing {
+/// fuzzer ever crashed on.
+package enum AnswerFuzzing {
     /// Statuses worth reaching in one byte; any other byte maps onto 100–610.
     static let statuses = [200, 200, 201, 204, 301, 304, 400, 401, 403, 404, 410, 429, 451, 500, 502, 503, 504]
     /// Content types worth reaching in one byte; nil sends none.
@@ -24,7 +25,7 @@ import GRDB
     ///   bit 2 Reddit's rate-limit headers, bit 3 an `ETag`; with bit 7 set, the body's first line
     ///   is the text of those headers instead of a well-formed value;
     /// - the rest: the body.
-    public static func run(_ input: some Collection<UInt8>) {
+    package static func run(_ input: some Collection<UInt8>) {
         guard let (response, flags) = answer(input) else { return }
         let body = response.body
         let headers = response.headers
@@ -61,7 +62,7 @@ import GRDB
 
     /// The answer an input describes (see ``run(_:)``), and its header flags; nil for an input
     /// shorter than its three header bytes.
-    public static func answer(_ input: some Collection<UInt8>) -> (response: HTTPResponse, flags: UInt8)? {
+    static func answer(_ input: some Collection<UInt8>) -> (response: HTTPResponse, flags: UInt8)? {
         let bytes = Array(input)
         guard bytes.count >= 3 else { return nil }
         let statusByte = Int(bytes[0])
@@ -125,7 +126,7 @@ import GRDB
 
     /// Decides on `error` in several contexts, presents it every way reader does, and counts it
     /// into a sync's summary, as a failed load does.
-    public static func decideAndPresent(_ error: ReaderError) {
+    static func decideAndPresent(_ error: ReaderError) {
         for context in [ErrorContext(), ErrorContext(mode: .background, hasCachedCopy: true), ErrorContext(attempt: 3, usesToken: true),
                         ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 2, remaining: .seconds(20))] {
             _ = ErrorHandler().decide(error, in: context)
@@ -140,7 +141,7 @@ import GRDB
 
     /// Reads `bytes` as the token file (`reddit-token.json`) would be read, and shows what
     /// `reader status` shows of it.
-    public static func readTokenFile(_ bytes: some Collection<UInt8>, in folder: String) {
+    static func readTokenFile(_ bytes: some Collection<UInt8>, in folder: String) {
         let store = RedditTokenStore(path: folder + "/reddit-token.json")
         // A folder the fuzzer cannot write to reads as a missing file: nothing to report.
         _ = FileManager.default.createFile(atPath: store.path, contents: Data(bytes))
@@ -186,7 +187,7 @@ extension SWAPICollection {
 }
 
 /// A value SQLite can hold, for writing a cache row as another program or a damaged disk would.
-@_spi(Fuzzing) public enum RawDatabaseValue: Sendable {
+enum RawDatabaseValue: Sendable {
     case null
     case integer(Int64)
     case real(Double)
@@ -206,8 +207,8 @@ extension SWAPICollection {
 
 extension ResponseCache {
     /// Writes one row of `table` with `values` for `columns`, as they are, replacing any row with
-    /// the same key: for the fuzzer of what is read back from the file. Not API.
-    @_spi(Fuzzing) public func replaceRawRow(in table: String, columns: [String], values: [RawDatabaseValue]) throws {
+    /// the same key: for the fuzzer of what is read back from the file.
+    func replaceRawRow(in table: String, columns: [String], values: [RawDatabaseValue]) throws {
         let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         try writer.write { db in

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
-@_spi(Fuzzing) import ReaderKit
+import ReaderCLI
+import ReaderKit
 
 /// One fuzzer input through the whole path an answer takes in `reader`: status, headers and body
 /// in → validation and decoding as every endpoint's type → the ErrorHandler's decision and every
@@ -10,8 +11,8 @@ import ArgumentParser
 /// footers, `--json`).
 ///
 /// ``CacheRowFuzzing`` does the same from the other end: arbitrary values in a cache row.
-/// Shared by the libFuzzer targets (`Fuzz/`) and the regression tests. Not API.
-@_spi(Fuzzing) public enum WholePathFuzzing {
+/// Shared by the libFuzzer targets (`Fuzz/`) and the regression tests.
+public enum WholePathFuzzing {
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
     /// Widths a terminal may have, and nil for a pipe.
     static let widths: [Int?] = [nil, 1, 20, 40, 80, 200]
@@ -118,8 +119,7 @@ import ArgumentParser
 
     static func renderList<Resource: SWAPIResource & Presentable>(_ page: SWAPIPage<Resource>, _ body: Data) {
         for width in widths {
-            _ = Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns,
-                      rows: page.results.map { [$0.id.map(String.init) ?? "?"] + $0.row }).render(width: width)
+            _ = SWAPIList<Resource>.table(page.results).render(width: width)
         }
         _ = SWAPI.pageCount(of: page)
         _ = SWAPIList<Resource>.footer(page, page: 1)

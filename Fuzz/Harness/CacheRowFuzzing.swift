@@ -1,13 +1,14 @@
 import Foundation
-@_spi(Fuzzing) import ReaderKit
+import ReaderCLI
+import ReaderKit
 
 /// One fuzzer input as the values of a cache row — every column of an entry and of a rate
 /// limit, each as any of SQLite's kinds (null, integer, real, text, blob) — written into a real
 /// cache file as another program or a damaged disk would, then read back through everything that
 /// reads it: the entry for a load (dropped when it cannot be right), its decoding and renderers,
 /// `reader cache stats`, the rate-limit lock-outs `reader status` shows, prune and clear; and
-/// the same bytes as the token file. Not API.
-@_spi(Fuzzing) public enum CacheRowFuzzing {
+/// the same bytes as the token file.
+public enum CacheRowFuzzing {
     static let entryColumns = ["key", "api", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl",
                                "fetchedAt", "lastUsedAt", "bodySize"]
     static let rateLimitColumns = ["host", "api", "remaining", "resetAt", "observedAt"]
