@@ -86,20 +86,14 @@ extension Reader {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
             static let examples = ["reader cache clear", "reader cache clear --service reddit"]
 
-            @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
-            var service: ServiceName?
-
-            /// `--service`'s first name, still read for the scripts that use it; not shown.
-            @Option(name: .customLong("api"), help: .hidden)
-            var api: ServiceName?
+            @OptionGroup var only: ServiceFilterOptions
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
-                    let (name, flag) = CacheCommand.chosen(service, api)
-                    try await CacheCommand.requireKnown(name, flag: flag, client)
+                    let name = try await only.service(known: client)
                     return try await client.clearCache(service: name)
                 }
                 try CacheCommand.report(removal, output: output)
@@ -113,12 +107,7 @@ extension Reader {
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
 
-            @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
-            var service: ServiceName?
-
-            /// `--service`'s first name, still read for the scripts that use it; not shown.
-            @Option(name: .customLong("api"), help: .hidden)
-            var api: ServiceName?
+            @OptionGroup var only: ServiceFilterOptions
 
             @OptionGroup var output: OutputOptions
             @OptionGroup var cacheFile: CacheFileOptions
@@ -131,8 +120,7 @@ extension Reader {
 
             func run() async throws {
                 let removal = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
-                    let (name, flag) = CacheCommand.chosen(service, api)
-                    try await CacheCommand.requireKnown(name, flag: flag, client)
+                    let name = try await only.service(known: client)
                     return try await client.pruneCache(olderThan: olderThan.duration, service: name)
                 }
                 try CacheCommand.report(removal, output: output)
@@ -183,20 +171,6 @@ enum CacheCommand {
         return try result.get()
     }
 
-    /// The service `--service` names, or else `--api`, its first name, with the flag given.
-    static func chosen(_ service: ServiceName?, _ api: ServiceName?) -> (ServiceName?, String) {
-        service.map { ($0, "--service") } ?? (api, "--api")
-    }
-
-    /// `--service NAME` takes a service `reader` reads or one whose entries the cache holds (an
-    /// earlier program's); any other name is a mistake, said before anything is removed.
-    static func requireKnown(_ name: ServiceName?, flag: String, _ client: ReaderClient) async throws(ReaderError) {
-        guard let name else { return }
-        let statistics = try await client.cacheStatistics()
-        guard statistics.services[name] == nil else { return }
-        let known = Reader.Cache.shownOrder(statistics.services.keys).map(\.rawValue).joined(separator: ", ")
-        throw .invalidArgument("\(flag) \(name): no service of that name is read or has entries in the cache (known: \(known))")
-    }
 
     static func report(_ removal: CacheRemoval, output options: OutputOptions) throws(ReaderError) {
         let output = options.makeOutput()
@@ -206,5 +180,27 @@ enum CacheCommand {
             try output.writeLine("removed \(removal.entries) \(removal.entries == 1 ? "entry" : "entries") (\(ByteCount.describe(removal.bytes)))",
                              to: .standardOutput)
         }
+    }
+}
+
+/// `--service NAME`, the one service whose entries a cache command removes; `--api`, its first
+/// name, is still read for the scripts that use it, and not shown.
+struct ServiceFilterOptions: ParsableArguments {
+    @Option(help: CacheCommand.serviceHelp, completion: .list(ServiceRegistry.current.names.map(\.rawValue)))
+    var service: ServiceName?
+
+    @Option(name: .customLong("api"), help: .hidden)
+    var api: ServiceName?
+
+    /// The service named, nil for every one. A service `reader` reads or one whose entries the
+    /// cache holds (an earlier program's) is taken; any other name is a mistake, said before
+    /// anything is removed, naming the flag given.
+    func service(known client: ReaderClient) async throws(ReaderError) -> ServiceName? {
+        let (chosen, flag) = service.map { ($0, "--service") } ?? (api, "--api")
+        guard let chosen else { return nil }
+        let statistics = try await client.cacheStatistics()
+        guard statistics.services[chosen] == nil else { return chosen }
+        let known = Reader.Cache.shownOrder(statistics.services.keys).map(\.rawValue).joined(separator: ", ")
+        throw .invalidArgument("\(flag) \(chosen): no service of that name is read or has entries in the cache (known: \(known))")
     }
 }
