@@ -28,7 +28,8 @@ public func withShutdown<Resource: ShutsDown, Result>(
 }
 
 /// Runs `body` with a server answering with `handler` (as ``TestServer/init(port:_:)``), and
-/// shuts the server down when `body` returns or throws.
+/// shuts the server down when `body` returns or throws. Any other server is scoped as
+/// `withShutdown(of: try await TestServer(tls: …, handler)) { server in … }`.
 public func withTestServer<Result>(
     port: Int = 0,
     _ handler: @escaping TestServer.Handler,
@@ -36,28 +37,6 @@ public func withTestServer<Result>(
     body: (TestServer) async throws -> Result
 ) async throws -> Result {
     try await withShutdown(of: TestServer(port: port, handler), body)
-}
-
-/// Runs `body` with a server speaking TLS with `identity` (as ``TestServer/init(tls:_:)``), and
-/// shuts the server down when `body` returns or throws.
-public func withTestServer<Result>(
-    tls identity: TestCertificates.Identity,
-    _ handler: @escaping TestServer.Handler,
-    isolation: isolated (any Actor)? = #isolation,
-    body: (TestServer) async throws -> Result
-) async throws -> Result {
-    try await withShutdown(of: TestServer(tls: identity, handler), body)
-}
-
-/// Runs `body` with a server listening on `reserved` (as ``TestServer/init(on:_:)``), and shuts
-/// the server down when `body` returns or throws.
-public func withTestServer<Result>(
-    on reserved: TestServer.ReservedPort,
-    _ handler: @escaping TestServer.Handler,
-    isolation: isolated (any Actor)? = #isolation,
-    body: (TestServer) async throws -> Result
-) async throws -> Result {
-    try await withShutdown(of: TestServer(on: reserved, handler), body)
 }
 
 /// A new empty folder in the system's temporary folder, removed with everything in it when the

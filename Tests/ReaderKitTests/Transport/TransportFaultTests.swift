@@ -30,7 +30,7 @@ import TestSupport
     // MARK: - Certificates
 
     @Test func theTestAuthorityIsTrustedSoTheOtherFaultsAreTheirOwn() async throws {
-        try await withTestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) } body: { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().valid) { _ in .json(Array("{}".utf8)) }) { server in
             try await withShutdown(of: try trustingTheTestAuthority()) { transport in
                 let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
                                                         deadline: ContinuousClock.now.advanced(by: .seconds(60)))
@@ -40,7 +40,7 @@ import TestSupport
     }
 
     @Test func anExpiredCertificateIsT1201WithItsDate() async throws {
-        try await withTestServer(tls: try Self.certificates.get().expired) { _ in .json(Array("{}".utf8)) } body: { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expired) { _ in .json(Array("{}".utf8)) }) { server in
             try await withShutdown(of: try trustingTheTestAuthority()) { transport in
                 let failure = try await failure(of: server.baseURL + "/", through: transport)
                 #expect(failure.reason == .certificateExpired, "\(failure)")
@@ -58,7 +58,7 @@ import TestSupport
     }
 
     @Test func anExpiredSelfSignedCertificateIsStillSaidToBeExpired() async throws {
-        try await withTestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) } body: { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expiredSelfSigned) { _ in .json(Array("{}".utf8)) }) { server in
             // The system's trust alone, as `reader` has it.
             try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
                 let failure = try await failure(of: server.baseURL + "/", through: transport)
@@ -69,7 +69,7 @@ import TestSupport
     }
 
     @Test func aSelfSignedCertificateIsT1203() async throws {
-        try await withTestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) } body: { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().selfSigned) { _ in .json(Array("{}".utf8)) }) { server in
             try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
                 let failure = try await failure(of: server.baseURL + "/", through: transport)
                 #expect(failure.reason == .certificateUntrusted, "\(failure)")
@@ -83,7 +83,7 @@ import TestSupport
     }
 
     @Test func aCertificateForAnotherNameIsT1202WithTheNamesItIsFor() async throws {
-        try await withTestServer(tls: try Self.certificates.get().wrongName) { _ in .json(Array("{}".utf8)) } body: { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().wrongName) { _ in .json(Array("{}".utf8)) }) { server in
             try await withShutdown(of: try trustingTheTestAuthority()) { transport in
                 let failure = try await failure(of: server.baseURL + "/", through: transport)
                 #expect(failure.reason == .certificateWrongName, "\(failure)")
@@ -98,7 +98,7 @@ import TestSupport
     }
 
     @Test func aCertificateNotValidYetIsT1204() async throws {
-        try await withTestServer(tls: try Self.certificates.get().notYetValid) { _ in .json(Array("{}".utf8)) } body: { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().notYetValid) { _ in .json(Array("{}".utf8)) }) { server in
             try await withShutdown(of: try trustingTheTestAuthority()) { transport in
                 let failure = try await failure(of: server.baseURL + "/", through: transport)
                 #expect(failure.reason == .certificateNotYetValid, "\(failure)")
