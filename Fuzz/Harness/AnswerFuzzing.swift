@@ -146,7 +146,7 @@ package enum AnswerFuzzing {
         // A folder the fuzzer cannot write to reads as a missing file: nothing to report.
         _ = FileManager.default.createFile(atPath: store.path, contents: Data(bytes))
         let now = Date(timeIntervalSince1970: 1_790_000_000)
-        if let token = store.token(for: "fuzz", now: now) {
+        if let token = store.token(for: "fuzz", at: "https://oauth.reddit.com", now: now) {
             _ = (token.isUsable(at: now), token.description, RelativeAge.describe(moment: token.expiresAt, from: now))
         }
     }

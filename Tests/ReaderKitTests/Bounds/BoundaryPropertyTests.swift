@@ -140,9 +140,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = RedditTokenStore(path: folder + "/reddit-token.json")
         await propertyCheck(count: 300, input: Self.numberText) { expiry in
-            let file = #"{"token": {"access_token": "t", "expires_at": \#(expiry), "client_id": "c"}}"#
+            let file = #"{"token": {"access_token": "t", "expires_at": \#(expiry), "client_id": "c", "origin": "https://oauth.reddit.com"}}"#
             FileManager.default.createFile(atPath: store.path, contents: Data(file.utf8))
-            if let token = store.token(for: "c", now: Self.now) {
+            if let token = store.token(for: "c", at: "https://oauth.reddit.com", now: Self.now) {
                 #expect(token.expiresAt.timeIntervalSince(Self.now) <= 7 * 86_400 + 3600)
                 _ = (token.description, RelativeAge.describe(moment: token.expiresAt, from: Self.now))
             }

@@ -201,7 +201,7 @@ import Testing
     @Test func credentialsNeverShowTheirSecret() {
         let credentials = RedditCredentials(clientID: "id", clientSecret: "s3cr3t")
         #expect(!"\(credentials)".contains("s3cr3t") && !String(reflecting: credentials).contains("s3cr3t"))
-        let token = RedditToken(accessToken: "t0k3n", expiresAt: Date(), clientID: "id")
+        let token = RedditToken(accessToken: "t0k3n", expiresAt: Date(), clientID: "id", origin: nil)
         #expect(!"\(token)".contains("t0k3n") && !String(reflecting: token).contains("t0k3n"))
     }
 

@@ -23,13 +23,14 @@ public struct RedditAuthenticator: Authenticator {
     }
 
     public func storedCredential(in session: AuthenticationSession) -> AuthenticationCredential? {
-        guard let token = store(in: session)?.token(for: credentials.clientID, now: session.now), token.isUsable(at: session.now) else { return nil }
+        guard let token = store(in: session)?.token(for: credentials.clientID, at: origin.description, now: session.now), token.isUsable(at: session.now) else { return nil }
         return AuthenticationCredential(value: token.accessToken, expiresAt: token.expiresAt)
     }
 
     public func store(_ credential: AuthenticationCredential, in session: AuthenticationSession) {
         guard let expiresAt = credential.expiresAt else { return }
-        store(in: session)?.save(RedditToken(accessToken: credential.value, expiresAt: expiresAt, clientID: credentials.clientID))
+        store(in: session)?.save(RedditToken(accessToken: credential.value, expiresAt: expiresAt, clientID: credentials.clientID,
+                                             origin: origin.description))
     }
 
     public func discard(_ credential: AuthenticationCredential, in session: AuthenticationSession) {
@@ -121,7 +122,7 @@ extension RedditToken {
                                                 detail: "not a token: empty, longer than 4 KB, or other than printable ASCII", url: url))
             }
             let lifetime = min(max(answer.expiresIn ?? 3600, 0), 7 * 86_400)
-            return RedditToken(accessToken: token, expiresAt: now.addingTimeInterval(lifetime), clientID: clientID)
+            return RedditToken(accessToken: token, expiresAt: now.addingTimeInterval(lifetime), clientID: clientID, origin: nil)
         case 400, 401, 403:
             throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text, installedApp: installedApp, refusedBy: "Reddit"))
         default:

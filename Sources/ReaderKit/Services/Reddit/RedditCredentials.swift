@@ -82,6 +82,9 @@ public struct RedditToken: Sendable, Equatable, Codable, CustomStringConvertible
     public var expiresAt: Date
     /// The client id it was issued to: a token is never used for another app.
     public var clientID: String
+    /// The origin it is sent to (the OAuth host, as ``Origin`` writes it): a token is never sent
+    /// to another, even when the addresses change between runs. A token kept without one is not used.
+    public var origin: String?
 
     /// A token is renewed this long before it expires, so it never expires mid-command.
     public static let renewalMargin: TimeInterval = 60
@@ -92,7 +95,14 @@ public struct RedditToken: Sendable, Equatable, Codable, CustomStringConvertible
     }
 
     enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token", expiresAt = "expires_at", clientID = "client_id"
+        case accessToken = "access_token", expiresAt = "expires_at", clientID = "client_id", origin
+    }
+
+    public init(accessToken: String, expiresAt: Date, clientID: String, origin: String?) {
+        self.accessToken = accessToken
+        self.expiresAt = expiresAt
+        self.clientID = clientID
+        self.origin = origin
     }
 
     public var description: String { "RedditToken(client: \(clientID), expires: \(expiresAt.formatted(.iso8601)))" }
@@ -119,11 +129,11 @@ package struct RedditTokenStore: Sendable {
     /// caps any lifetime at a week, so a later expiry is a damaged or forged file.
     static let maximumRemainingLifetime: TimeInterval = 7 * 86_400 + 3600
 
-    /// The stored token for `clientID`, if any. The file is untrusted: a token that is not
+    /// The stored token for `clientID` at `origin`, if any. The file is untrusted: a token that is not
     /// printable ASCII of at most 4 KB, or that expires at no time reader can compute with
     /// (`1e300`) or later than ``maximumRemainingLifetime`` from `now`, is as good as none.
-    package func token(for clientID: String, now: Date) -> RedditToken? {
-        guard let token = read()?.token, token.clientID == clientID,
+    package func token(for clientID: String, at origin: String, now: Date) -> RedditToken? {
+        guard let token = read()?.token, token.clientID == clientID, token.origin == origin,
               OutsideNumbers.isPlausible(token.expiresAt), OutsideNumbers.isPlausible(now),
               token.expiresAt.timeIntervalSince(now) <= Self.maximumRemainingLifetime,
               !token.accessToken.isEmpty, token.accessToken.utf8.count <= 4096,

@@ -93,6 +93,28 @@ import TestSupport
         }
     }
 
+    /// A token belongs to the host that issued it: when the addresses change between runs, the
+    /// kept token is not sent to the new host, which is asked for one of its own.
+    @Test func aKeptTokenIsNeverSentToAnotherHost() async throws {
+        try await withShutdown(of: FakeReddit()) { first in
+            try await withShutdown(of: FakeReddit()) { second in
+                var reader = reader(first)
+                #expect(try await reader.run("posts", "popular").status == 0)
+                #expect(first.tokenRequests.count == 1)
+                reader.environment["READER_REDDIT_URL"] = second.server.baseURL
+                reader.environment["READER_REDDIT_OAUTH_URL"] = second.server.baseURL
+                let moved = try await reader.run("posts", "popular", "--refresh")
+                #expect(moved.status == 0, "\(moved.stderr)")
+                #expect(second.tokenRequests.count == 1, "the new host issues its own token")
+                #expect(second.apiRequests.allSatisfy { $0.headers["authorization"] == "bearer token-1-SECRETVALUE" })
+                #expect(second.apiRequests.count == 1)
+                // The first host's token never reached the second: the second issued token-1 of its own,
+                // and its first request already carried it, not one it had not issued.
+                #expect(second.server.requests.first?.path == "/api/v1/access_token")
+            }
+        }
+    }
+
     @Test func aTokenCloseToExpiryIsRenewed() async throws {
         try await withShutdown(of: FakeReddit()) { (reddit) async throws in
             reddit.state.withLockedValue { $0.expiresIn = 30 }  // within the renewal margin
