@@ -136,6 +136,13 @@ public struct ConfigFile: Sendable, Equatable {
     public static func parse(_ text: String, path: String, isPrivate: Bool, settings: [ServiceSetting]) throws(ReaderError) -> ConfigFile {
         let shownPath = TerminalText.sanitise(path, maxLength: 300)
         let keyLines = KeyLines(text)
+        // toml++ hands strings over as C strings: an escaped NUL would silently end a value or a
+        // key there, and what follows it would never be checked.
+        if let match = text.firstMatch(of: /\\(u0000|U00000000)/) {
+            let line = text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            let key = keyLines.key(onLine: line).map { ": \($0)" } ?? ""
+            throw .invalidConfiguration("\(shownPath):\(line)\(key): holds an escaped NUL (\\u0000), which no setting may hold")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

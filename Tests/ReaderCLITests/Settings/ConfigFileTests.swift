@@ -141,9 +141,18 @@ import Testing
         #expect(message { () throws(ReaderError) in
             try settings.apply(environment: ["READER_SWAPI_URL": "http://127.0.0.1:8080/a" + character + "pi"])
         }.hasPrefix("READER_SWAPI_URL holds a control character (\(code)), which no URL may hold: \"http://127.0.0.1:8080/a"))
-        // TOML writes it as an escape; the file's key is named as the variable is. (TOMLKit hands
-        // over a string with `\u0000` cut there, as a C string: what is left holds none.)
-        guard control != 0 else { return }
+        // TOML writes it as an escape; the file's key is named as the variable is. An escaped NUL
+        // is refused before the TOML is read: TOMLKit would hand over the string cut there.
+        guard control != 0 else {
+            #expect(message { () throws(ReaderError) in
+                _ = try ConfigFile.parse("retries = 1\n[swapi]\nurl = \"http://127.0.0.1:8080/a\\u0000pi\"\n",
+                                         path: "/c.toml", isPrivate: true, settings: Self.settings)
+            } == "/c.toml:3: swapi.url: holds an escaped NUL (\\u0000), which no setting may hold")
+            #expect(message { () throws(ReaderError) in
+                _ = try ConfigFile.parse("\"timeout\\U00000000x\" = \"5s\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
+            }.hasPrefix("/c.toml:1"))
+            return
+        }
         #expect(message { () throws(ReaderError) in
             _ = try ConfigFile.parse("[swapi]\nurl = \"http://127.0.0.1:8080/a\\u\(String(format: "%04X", control))pi\"\n",
                                      path: "/c.toml", isPrivate: true, settings: Self.settings)
