@@ -192,6 +192,10 @@ struct ServiceFilterOptions: ParsableArguments {
     @Option(name: .customLong("api"), help: .hidden)
     var api: ServiceName?
 
+    func validate() throws {
+        if service != nil, api != nil { throw ValidationError("--api is --service's first name: give one of them") }
+    }
+
     /// The service named, nil for every one. A service `reader` reads or one whose entries the
     /// cache holds (an earlier program's) is taken; any other name is a mistake, said before
     /// anything is removed, naming the flag given.
