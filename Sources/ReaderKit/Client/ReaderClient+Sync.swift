@@ -261,8 +261,11 @@ extension ReaderClient {
     /// again, a stale one is revalidated, and every failure is counted into the report, never
     /// thrown. A service's sync of a list of resources is this call.
     /// - Parameters:
+    ///   - endpoints: what to fill the cache with, loaded at most
+    ///     ``Configuration/maximumConcurrentRequests`` at once.
     ///   - phase: what progress calls the work, such as `openlibrary, works`.
     ///   - options: the deadline and cache mode; the mode is made background.
+    ///   - progress: told of each request done, as of `phase`, with the total from the start.
     /// - Returns: what was fetched, already fresh or failed (named by each endpoint's path), and
     ///   whether it was stored.
     public func sync<Value>(_ endpoints: [Endpoint<Value>], phase: String, options: LoadOptions = LoadOptions(),
