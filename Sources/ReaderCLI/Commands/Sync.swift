@@ -75,7 +75,13 @@ extension Reader {
                     let say = syncable.map(\.sync.description)
                     throw .invalidArgument("\"\(TerminalText.sanitise(target, maxLength: 40))\" is not something to sync\(meant): say \(say.joined(separator: ", or "))")
                 }
-                arguments[current.name, default: []].append(try current.sync.argument(target))
+                let checked = try current.sync.argument(target)
+                // The same name twice is read once.
+                guard arguments[current.name]?.contains(where: { $0.lowercased() == checked.lowercased() }) != true else { continue }
+                if let (most, refusal) = current.sync.maximumArguments, (arguments[current.name]?.count ?? 0) >= most {
+                    throw .invalidArgument(Wording(refusal))
+                }
+                arguments[current.name, default: []].append(checked)
             }
             if let current, current.sync.argumentsNeeded != nil, arguments[current.name]?.isEmpty != false {
                 throw .invalidArgument(Wording(current.sync.argumentsNeeded ?? ""))

@@ -59,6 +59,8 @@ public struct SyncCapability: Sendable {
     public var argumentsNeeded: String?
     /// Checks one argument and makes it canonical.
     public var argument: @Sendable (String) throws(ReaderError) -> String
+    /// The most arguments one sync takes, and what to say beyond them; nil for no limit.
+    public var maximumArguments: (count: Int, refusal: String)?
     /// What a sync without arguments syncs, from the settings: nil when they name nothing.
     public var configured: @Sendable (ServiceSettings) -> [String]?
     /// The config file's lines that name something to sync: `[sync] swapi = true`.
@@ -69,6 +71,7 @@ public struct SyncCapability: Sendable {
     public init(usage: String, description: String, summary: String, explanation: String, configuredHelp: String, example: String,
                 argumentsNeeded: String? = nil,
                 argument: @escaping @Sendable (String) throws(ReaderError) -> String = { $0 },
+                maximumArguments: (count: Int, refusal: String)? = nil,
                 configured: @escaping @Sendable (ServiceSettings) -> [String]?, configExample: String,
                 run: @escaping @Sendable (ReaderClient, [String], LoadOptions, ProgressHandler?) async throws(ReaderError) -> SyncReport) {
         self.usage = usage
@@ -79,6 +82,7 @@ public struct SyncCapability: Sendable {
         self.example = example
         self.argumentsNeeded = argumentsNeeded
         self.argument = argument
+        self.maximumArguments = maximumArguments
         self.configured = configured
         self.configExample = configExample
         self.run = run

@@ -160,8 +160,14 @@ public struct ConfigFile: Sendable, Equatable {
         let tables = Set(settings.compactMap { $0.key.split(separator: ".").first.map(String.init) })
         let declared = Dictionary(settings.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let ordered = entries(of: table, prefix: "", tables: tables).sorted { (keyLines.line(of: $0.0) ?? .max) < (keyLines.line(of: $1.0) ?? .max) }
+        var seen: Set<String> = []
         for (key, value) in ordered {
             reader.key = key
+            // `"reddit.url" = …` at the top and `url` under `[reddit]` are two keys to TOML, one setting here.
+            guard seen.insert(key).inserted else {
+                reader.key = TerminalText.sanitise(key, maxLength: 60)
+                throw reader.failure("is set twice (as a dotted key and in its table): keep one")
+            }
             file.lines[key] = keyLines.line(of: key)
             switch key {
             case "timeout":

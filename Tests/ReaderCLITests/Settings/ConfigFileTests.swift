@@ -49,6 +49,13 @@ import Testing
         }
     }
 
+    @Test func aSettingSetTwiceIsRefused() {
+        #expect(message { () throws(ReaderError) in
+            _ = try ConfigFile.parse("\"reddit.url\" = \"http://127.0.0.1:1\"\n[reddit]\nurl = \"http://127.0.0.1:2\"\n",
+                                     path: "/c.toml", isPrivate: true, settings: Self.settings)
+        }.hasSuffix("reddit.url: is set twice (as a dotted key and in its table): keep one"))
+    }
+
     @Test func dottedKeysAtTheTopAreFoundWithTheirLine() throws {
         #expect(throws: ReaderError.invalidConfiguration("/c.toml:2: reddit.url is not an http or https URL with a host: \"nope\"")) {
             try ConfigFile.parse("retries = 1\nreddit.url = \"nope\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)

@@ -3,7 +3,8 @@ import Foundation
 import ReaderKit
 
 extension ServiceName: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument) }
+    /// A service's name as typed: `SWAPI` is `swapi`, as `reader sync` takes it.
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }
 
 extension Reader {

@@ -72,6 +72,7 @@ struct RedditPlugin: ServicePlugin {
                        configuredHelp: "the subreddits of [reddit] subreddits", example: "reddit swift rust",
                        argumentsNeeded: "reddit needs at least one subreddit name, such as 'reddit swift'",
                        argument: { name throws(ReaderError) in try Reddit.validatedSubreddit(name) },
+                       maximumArguments: (50, "reddit syncs at most 50 subreddits at once, as the config file's subreddits"),
                        configured: { settings in
                            let names = settings.list("reddit.subreddits")
                            return names.isEmpty ? nil : names

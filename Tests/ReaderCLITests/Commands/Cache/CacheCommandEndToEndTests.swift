@@ -47,6 +47,7 @@ import TestSupport
             #expect(try await reader.run("cache", "prune", "--older-than", "0s", "--json").json?["entries"] as? Int == 1)
             #expect(try await reader.run("films", "--offline").status == 69)
             #expect(try await reader.run("cache", "clear", "--api", "gopher").status == 64, "arguments are validated")
+            #expect(try await reader.run("cache", "clear", "--service", "SWAPI").status == 0, "a name is taken as typed in any case")
             let both = try await reader.run("cache", "clear", "--service", "swapi", "--api", "reddit")
             #expect(both.status == 64 && both.stderr.contains("--api is --service's first name: give one of them"), "\(both.stderr)")
             let unknown = try await reader.run("cache", "clear", "--service", "gopher")
