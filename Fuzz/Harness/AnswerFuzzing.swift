@@ -127,11 +127,12 @@ package enum AnswerFuzzing {
     /// Decides on `error` in several contexts, presents it every way reader does, and counts it
     /// into a sync's summary, as a failed load does.
     static func decideAndPresent(_ error: ReaderError) {
-        for context in [ErrorContext(), ErrorContext(mode: .background, hasCachedCopy: true), ErrorContext(attempt: 3, usesToken: true),
-                        ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 2, remaining: .seconds(20))] {
-            _ = ErrorHandler().decide(error, in: context)
+        for context in [ErrorContext(), ErrorContext(mode: .background, cachedCopy: .servable), ErrorContext(attempt: 3, usesToken: true),
+                        ErrorContext(cachedCopy: .olderThanMaxStale, attempt: 2, remaining: .seconds(20))] {
+            let decision = ErrorHandler().decide(error, in: context)
+            _ = (ErrorHandler().announcement(of: decision, on: error, in: context), error.suggestion(in: context))
         }
-        _ = (error.code, error.exitCode, error.message, error.suggestion, error.reason, error.technicalDetail)
+        _ = (error.code, error.failureClass, error.exitCode, error.message, error.suggestion, error.reason, error.technicalDetail)
         var report = SyncReport()
         let failure: Result<Loaded<JSONValue>, LoadFailure> = .failure(LoadFailure(error: error, decision: .ignore(.summarised)))
         report.count(failure)

@@ -73,10 +73,9 @@ package enum CLIWording {
                 "the cache path must name a regular file this user can read (or a place where one can be made); use --cache-path for another file"
             default: "run with --cache-path to use another file"
             }
-        case .checkCredentials(let installedApp):
-            // The services with a credential say what to check; the engine's words name none.
-            ServiceRegistry.current.plugins.lazy.compactMap { $0.credential?.check(installedApp) }.first
-                ?? "check the service's credentials"
+        case .checkCredentials(let service, let withoutSecret):
+            // The service whose credentials were refused says what to check; the engine's words name none.
+            service.flatMap { ServiceRegistry.current[$0]?.credential?.check(withoutSecret) } ?? "check the service's credentials"
         case .service(let service, let reason, let withCredential, let text):
             service.flatMap { ServiceRegistry.current[$0] }?.hint(reason: reason, withCredential: withCredential) ?? text
         }

@@ -95,10 +95,10 @@ public struct CredentialWording: Sendable {
     public var anonymous: String
     /// With one, before a token is held: "app identity set; no token held yet (…)".
     public var notYetHeld: String
-    /// What to check when the credential is refused; `installedApp` says whether it has no secret.
-    public var check: @Sendable (_ installedApp: Bool) -> String
+    /// What to check when the credential is refused; `withoutSecret` says whether it has no secret.
+    public var check: @Sendable (_ withoutSecret: Bool) -> String
 
-    public init(anonymous: String, notYetHeld: String, check: @escaping @Sendable (_ installedApp: Bool) -> String) {
+    public init(anonymous: String, notYetHeld: String, check: @escaping @Sendable (_ withoutSecret: Bool) -> String) {
         self.anonymous = anonymous
         self.notYetHeld = notYetHeld
         self.check = check

@@ -1,11 +1,11 @@
 /// One piece of advice about a failure, as a value: ReaderKit decides which advice holds
-/// (``ReaderError/advice(given:)``), and each front end words it.
+/// (``ReaderError/advice(in:)``), and each front end words it.
 ///
 /// ``text`` is ReaderKit's wording, for a program that uses the library: it names the library's
 /// settings (``LoadOptions/CacheMode/offline``, ``FreshnessPolicy/maximumStale``,
 /// ``RetryPolicy/maximumDelay``). The `reader` command words the same advice with its flags and
 /// environment variables. A suggestion is a list of advice, said in order and joined by `; `
-/// (``ReaderError/suggestion(given:)``).
+/// (``ReaderError/suggestion(in:)``).
 public enum Advice: Sendable, Hashable {
     /// Advice that names nothing a front end would name its own way: said as it is.
     case plain(String)
@@ -50,8 +50,9 @@ public enum Advice: Sendable, Hashable {
     /// The cache file cannot be used (as `reason` says): fix it, or use another file
     /// (``ReaderClient/Configuration/cachePath``).
     case useAnotherCacheFile(CacheFailure.Reason)
-    /// The app's credentials: an installed app's client id, or the id and secret of one app.
-    case checkCredentials(installedApp: Bool)
+    /// The client's credentials, for `service` when known: the id of a client without a secret
+    /// (an OAuth public client), or the id and secret of one client.
+    case checkCredentials(ServiceName?, withoutSecret: Bool)
     /// What a service says can be done about a failure it explained (``ServiceExplanation``):
     /// its `reason`, whether the request carried the service's credential, and its words.
     case service(ServiceName?, reason: String, withCredential: Bool, text: String)
@@ -88,10 +89,10 @@ public enum Advice: Sendable, Hashable {
                 "the cache path must name a regular file this user can read (or a place where one can be made); configure another cachePath"
             default: "configure another cachePath to use another file"
             }
-        case .checkCredentials(let installedApp):
-            installedApp
-                ? "check the client id: it must be an installed app's; a script or web app also needs its client secret"
-                : "check the client id and secret: they must be the id and secret of one app"
+        case .checkCredentials(_, let withoutSecret):
+            withoutSecret
+                ? "check the client id: without a secret, it must be the id of a client registered to use none (an OAuth public client)"
+                : "check the client id and secret: they must be the id and secret of one client"
         case .service(_, _, _, let text): text
         }
     }

@@ -28,7 +28,8 @@
 ///
 /// ## Topics
 /// - ``decide(_:in:)``
-/// - ``verdict(on:in:)``
+/// - ``announcement(of:on:in:)``
+/// - ``FailureClass``
 /// - ``RetryPolicy``
 public struct ErrorHandler: Sendable {
     /// When and how long to wait before trying again.
@@ -70,58 +71,51 @@ public struct ErrorHandler: Sendable {
         if let delay = retryPolicy.delay(before: error, in: context) {
             return .retry(after: delay)
         }
-        if case .status(let failure) = error, Self.meansTheCopyIsGone(failure) {
+        let failureClass = error.failureClass
+        if failureClass.meansTheCopyIsGone {
             // A refusal of this client — its credential, still refused after a renewal, or a
             // block page of the site's network security — says nothing of the resource: the copy
             // stays, to be read offline.
-            let refusesTheClient = failure.isBlockPage || context.credentialRefused
-            return context.hasCachedCopy && !refusesTheClient ? .reset(.deleteCachedCopy, then: .alert) : .alert
+            let refusesTheClient = error.isBlockPage || context.credentialRefused
+            return context.cachedCopy.exists && !refusesTheClient ? .reset(.deleteCachedCopy, then: .alert) : .alert
         }
-        if Self.mayServeStale(error) {
-            if context.hasCachedCopy && context.cachedCopyIsServable { return .ignore(.servedStale) }
-            if context.mode == .background, case .transport = error { return .ignore(.summarised) }
+        if failureClass.leavesCachedCopyServable {
+            if context.cachedCopy == .servable { return .ignore(.servedStale) }
+            if context.mode == .background, failureClass.isAboutTheConnection { return .ignore(.summarised) }
         }
         return .alert
     }
 
-    /// Decides what `error` becomes (``decide(_:in:)``), and what must be told about it: that a
-    /// retry waits for the service to come back, or that a cached copy was too old to be served.
+    /// What must be told about a decision besides the error itself, if anything.
+    public enum Announcement: Sendable, Equatable {
+        /// The retry waits for the service to become reachable (``ErrorContext/waitsForConnectivity``):
+        /// told on the first wait of a load, while the waiting goes on.
+        case waitingForConnectivity
+        /// A cached copy would have been served in place of the error, but it is older than the
+        /// staleness limit allows (``ErrorContext/CachedCopy/olderThanMaxStale``): it was not shown.
+        case copyTooOldToServe
+    }
+
+    /// What must be told about `decision`, the handler's decision on `error` (``decide(_:in:)``):
+    /// that a retry waits for the service to come back, or that a cached copy was too old to be served.
     /// - Parameters:
+    ///   - decision: what ``decide(_:in:)`` decided about `error` in `context`.
     ///   - error: an error classified by the pipeline.
-    ///   - context: who waits, whether a cached copy exists (and may be served), the attempt, the time left.
-    /// - Returns: the decision and its announcement.
-    public func verdict(on error: ReaderError, in context: ErrorContext) -> Verdict {
-        let decision = decide(error, in: context)
+    ///   - context: who waits, what is cached, the attempt, the time left.
+    /// - Returns: the announcement, or nil when the decision says it all.
+    public func announcement(of decision: Decision, on error: ReaderError, in context: ErrorContext) -> Announcement? {
         var outcome = decision
         while case .reset(_, let then) = outcome { outcome = then }
         switch outcome {
         case .retry:
             let waits = context.attempt == 1 && retryPolicy.waitsForConnectivity(after: error, in: context)
-            return Verdict(decision: decision, announcement: waits ? .waitingForConnectivity : nil)
+            return waits ? .waitingForConnectivity : nil
         case .ignore(.servedStale):
-            return Verdict(decision: decision)
+            return nil
         case .alert, .ignore, .reset:
             // What a copy young enough would have answered, had there been one.
-            let tooOld = context.hasCachedCopy && !context.cachedCopyIsServable && Self.mayServeStale(error)
-            return Verdict(decision: decision, announcement: tooOld ? .copyTooOldToServe : nil)
-        }
-    }
-
-    /// Not found, gone, unauthorised or forbidden: a cached copy must not outlive these.
-    static func meansTheCopyIsGone(_ failure: StatusFailure) -> Bool {
-        [401, 403, 404, 410].contains(failure.status) || failure.apiError?.saysNotFound == true
-    }
-
-    /// Failures that say nothing about the resource itself, only about reaching it now: a cached
-    /// copy is still the best answer. A client error (400) is the request's fault and is not.
-    static func mayServeStale(_ error: ReaderError) -> Bool {
-        switch error {
-        case .transport, .contentType, .decoding, .rateLimited: true
-        // A 3xx that reaches here is the server breaking HTTP (a 304 with nothing to confirm, a
-        // Location that cannot be read): like a 5xx, it says nothing of the resource.
-        case .status(let failure):
-            failure.status == 408 || failure.status == 429 || (300...399).contains(failure.status) || (500...599).contains(failure.status)
-        default: false
+            let tooOld = context.cachedCopy == .olderThanMaxStale && error.failureClass.leavesCachedCopyServable
+            return tooOld ? .copyTooOldToServe : nil
         }
     }
 }

@@ -159,11 +159,11 @@ extension ReaderError {
     }
 
     /// What can be done next, knowing nothing of the situation, in ReaderKit's words;
-    /// ``suggestion(given:)`` knows whether a cached copy exists, and says only what holds.
+    /// ``suggestion(in:)`` knows whether a cached copy exists, and says only what holds.
     public var suggestion: String { advice.text }
 
     /// What can be done next, knowing nothing of the situation, as values a front end words
-    /// its own way (``Advice``); ``advice(given:)`` knows the situation.
+    /// its own way (``Advice``); ``advice(in:)`` knows the situation.
     public var advice: [Advice] {
         switch self {
         case .invalidArgument: return [.checkArguments]
@@ -219,7 +219,7 @@ extension ReaderError {
         case .rateLimited:
             return [.tryAgainAfterResetOrAllowLongerWait]
         case .authentication(let failure):
-            return [.checkCredentials(installedApp: failure.installedApp)]
+            return [.checkCredentials(failure.service, withoutSecret: failure.withoutSecret)]
         case .output(let failure) where failure.destination == .temporaryFile:
             switch failure.errorNumber {
             case ENOSPC, EDQUOT: return [.plain("free some space in the temporary folder (/tmp), or read fewer pages")]

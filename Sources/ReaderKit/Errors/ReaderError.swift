@@ -32,7 +32,7 @@ public enum ReaderError: Error, Sendable {
     /// The API's rate limit is used up and resets later than reader may wait: the request was not
     /// sent (`R1003`), so that the limit is not hammered.
     case rateLimited(RateLimitFailure)
-    /// Reddit's token endpoint refused the app's credentials (R1004).
+    /// A service's token endpoint refused the client's credentials (R1004).
     case authentication(AuthenticationFailure)
     /// stdout cannot be written (`O1001`): the disk is full, stdout is closed, or the pipe is; or
     /// the temporary file an output is put together in before it goes to stdout cannot be (`O1002`).
@@ -321,21 +321,24 @@ public struct RateLimitFailure: Sendable, Equatable {
     }
 }
 
-/// Reddit's token endpoint refused the app's id or secret.
+/// A service's token endpoint refused the client's id or secret.
 public struct AuthenticationFailure: Sendable, Equatable {
     /// The token endpoint's status (401 or 400; 200 when it answered with an error body).
     public var status: Int
-    /// Reddit's own error word, such as `invalid_grant`, sanitised.
+    /// The endpoint's own error word, such as OAuth's `invalid_grant`, sanitised.
     public var serverError: String?
-    /// Whether the credentials are an installed app's (a client id without a secret).
-    public var installedApp: Bool
+    /// Whether the client has no secret: an OAuth public client, which only its id identifies.
+    public var withoutSecret: Bool
     /// Who refused them, as people name it ("Reddit").
     public var refusedBy: String
+    /// The service whose credentials were refused, when known: its own words say what to check.
+    public var service: ServiceName?
 
-    public init(status: Int, serverError: String?, installedApp: Bool, refusedBy: String = "the service") {
+    public init(status: Int, serverError: String?, withoutSecret: Bool, refusedBy: String = "the service", service: ServiceName? = nil) {
         self.status = status
         self.serverError = serverError
-        self.installedApp = installedApp
+        self.withoutSecret = withoutSecret
         self.refusedBy = refusedBy
+        self.service = service
     }
 }

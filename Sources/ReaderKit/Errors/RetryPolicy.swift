@@ -2,7 +2,9 @@
 ///
 /// Modelled on Alamofire's `RetryPolicy`: a value whose sets of what is retried are its own
 /// properties, each with a documented default, and one decision function. Only idempotent
-/// requests (GET) are retried.
+/// requests (GET) are retried, and only failures whose class is transient
+/// (``FailureClass/isTransient``): a set can choose among those, never make a 404 or a block page
+/// worth another try.
 public struct RetryPolicy: Sendable, Equatable {
     /// How many more attempts after the first, at the most (`--retries`).
     public var maximumRetries: Int
@@ -69,7 +71,7 @@ public struct RetryPolicy: Sendable, Equatable {
     ///   - context: the attempt number and the time left before the deadline.
     /// - Returns: the server's Retry-After when it gave one, else full-jitter exponential backoff.
     public func delay(before error: ReaderError, in context: ErrorContext) -> Duration? {
-        guard context.isIdempotent else { return nil }
+        guard context.isIdempotent, error.failureClass.isTransient else { return nil }
         if waitsForConnectivity(after: error, in: context) {
             let ceiling = min(baseDelay * (1 << min(max(context.attempt - 1, 0), 16)), Self.connectivityPollCeiling)
             // Half fixed, half jitter: never a busy loop, never in step with other waiting clients.
@@ -103,7 +105,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a retry of `error` is a wait for connectivity (`--wait`) rather than a retry of
     /// the policy's: the service cannot be reached, and the user asked to wait for it.
     func waitsForConnectivity(after error: ReaderError, in context: ErrorContext) -> Bool {
-        guard context.waitsForConnectivity, case .transport(let failure) = error else { return false }
+        guard context.waitsForConnectivity, error.failureClass == .unreachable, case .transport(let failure) = error else { return false }
         return connectivityReasons.contains(failure.reason)
     }
 

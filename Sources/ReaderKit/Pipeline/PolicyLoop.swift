@@ -35,13 +35,13 @@ struct PolicyLoop: Sendable {
         switch (options.cacheMode, cached) {
         case (.offline, nil):
             let error = ReaderError.cache(CacheFailure(.notCached, path: opened?.path ?? "", detail: "no entry for \(key)"))
-            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
-                              facts: FailureFacts(cachedCopy: .none))
+            let context = ErrorContext(mode: options.mode, cachedCopy: .none)
+            throw LoadFailure(error: error, decision: handler.decide(error, in: context), context: context)
         case (.offline, let cached?) where !servable:
             let error = ReaderError.cache(CacheFailure(.tooOld, path: opened?.path ?? "", detail:
                 "the copy of \(key) is \(RelativeAge.describe(seconds: cached.entry.ageSeconds(at: now()))) old"))
-            throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)),
-                              facts: FailureFacts(cachedCopy: .olderThanMaxStale))
+            let context = ErrorContext(mode: options.mode, cachedCopy: .olderThanMaxStale)
+            throw LoadFailure(error: error, decision: handler.decide(error, in: context), context: context)
         case (.offline, let cached?),
              (.normal, let cached?) where freshness.isFresh(cached.entry, rule: rule, at: now()):
             await cache.recordUse(.hit, service: endpoint.service, key: key)
@@ -85,13 +85,14 @@ struct PolicyLoop: Sendable {
             }
             // Once renewal has ended for the run, a refusal is final here too.
             let renewalEnded = usesToken ? await credentials.hasEndedRenewal(for: service.name) : false
-            let context = ErrorContext(mode: options.mode, hasCachedCopy: cached != nil, cachedCopyIsServable: servable,
+            let copyState: ErrorContext.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
+            var context = ErrorContext(mode: options.mode, cachedCopy: copyState,
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
                                        waitsForConnectivity: options.waitForConnectivity,
                                        usesToken: usesToken, tokenWasRenewed: tokenWasRenewed || renewalEnded,
                                        credentialRefused: authenticator?.isRefusal(error) == true)
-            let verdict = handler.verdict(on: error, in: context)
-            var decision = verdict.decision
+            var decision = handler.decide(error, in: context)
+            let announcement = handler.announcement(of: decision, on: error, in: context)
             logger.debug("request failed", metadata: [
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
             ])
@@ -111,7 +112,7 @@ struct PolicyLoop: Sendable {
             }
             switch decision {
             case .retry(let delay):
-                if let announcement = verdict.announcement { await announce(announcement, of: error, copy: cached?.entry) }
+                if let announcement { await announce(announcement, of: error, copy: cached?.entry) }
                 // A wait that is cancelled ends the load with the failure that caused it.
                 let cause = error
                 do { try await sleep(delay) } catch { throw LoadFailure(error: cause, decision: .alert) }
@@ -121,16 +122,16 @@ struct PolicyLoop: Sendable {
                 return await servedStale(copy, insteadOf: error, rule: rule)
             default:
                 await cache.recordUse(.miss, service: endpoint.service, key: key)
-                if let announcement = verdict.announcement { await announce(announcement, of: error, copy: cached?.entry) }
+                if let announcement { await announce(announcement, of: error, copy: cached?.entry) }
                 // A copy a reset just deleted is gone: nothing is cached any more.
-                let copyState: FailureFacts.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
-                throw LoadFailure(error: error, decision: decision, facts: FailureFacts(cachedCopy: copyState, usedAppIdentity: usesToken))
+                if copyDeleted { context.cachedCopy = .none }
+                throw LoadFailure(error: error, decision: decision, context: context)
             }
         }
     }
 
     /// Tells what the ErrorHandler said must be told about `error` (`copy`: the cached copy, if any).
-    private func announce(_ announcement: Verdict.Announcement, of error: ReaderError, copy: CacheEntry?) async {
+    private func announce(_ announcement: ErrorHandler.Announcement, of error: ReaderError, copy: CacheEntry?) async {
         switch announcement {
         case .waitingForConnectivity:
             guard case .transport(let failure) = error else { return }

@@ -18,21 +18,21 @@ import Testing
     }
 
     @Test func theCachedCopyDecidesWhatTheOfflineAndMaxStaleHintsSay() {
-        #expect(CLIWording.hint(Self.refused.advice(given: FailureFacts(cachedCopy: .none)))
+        #expect(CLIWording.hint(Self.refused.advice(in: ErrorContext(cachedCopy: .none)))
                 == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL), and try again; nothing is cached for this request yet, so --offline cannot show it either")
-        #expect(CLIWording.hint(Self.refused.advice(given: FailureFacts(cachedCopy: .servable)))
+        #expect(CLIWording.hint(Self.refused.advice(in: ErrorContext(cachedCopy: .servable)))
                 == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL), and try again; --offline shows the cached copy")
-        #expect(CLIWording.hint(Self.serverError.advice(given: FailureFacts(cachedCopy: .olderThanMaxStale)))
+        #expect(CLIWording.hint(Self.serverError.advice(in: ErrorContext(cachedCopy: .olderThanMaxStale)))
                 == "the service has a problem; try again later; the cached copy is older than --max-stale allows (--offline refuses it too): a larger --max-stale shows it")
         let timedOut = ReaderError.transport(TransportFailure(.timedOut, host: "swapi.dev", port: nil, detail: ""))
-        #expect(CLIWording.hint(timedOut.advice(given: FailureFacts(cachedCopy: .none)))
+        #expect(CLIWording.hint(timedOut.advice(in: ErrorContext(cachedCopy: .none)))
                 == "try again, or give more time with --timeout; nothing is cached for this request yet, so --offline cannot show it either")
     }
 
     @Test func aPagePastTheEndNamesTheLastPageFlag() {
-        #expect(CLIWording.hint(Self.notFound.advice(given: FailureFacts(pageRange: .init(pages: 9, items: 82))))
+        #expect(CLIWording.hint(Self.notFound.advice(in: ErrorContext(pageRange: .init(pages: 9, items: 82))))
                 == "there are 9 pages (82 in all): the last is --page 9")
-        #expect(CLIWording.hint(Self.notFound.advice(given: FailureFacts(pageRange: .init(pages: 1, items: 6))))
+        #expect(CLIWording.hint(Self.notFound.advice(in: ErrorContext(pageRange: .init(pages: 1, items: 6))))
                 == "there is 1 page (6 in all): leave out --page")
     }
 
@@ -58,9 +58,9 @@ import Testing
             (.cache(CacheFailure(.corrupt, path: "p", detail: "")), "run with --cache-path to use another file"),
             (.rateLimited(RateLimitFailure(service: "reddit", origin: "h", resetAt: Date(timeIntervalSince1970: 0))),
              "try again after the reset, or allow a longer wait with --max-wait"),
-            (.authentication(AuthenticationFailure(status: 401, serverError: nil, installedApp: true)),
+            (.authentication(AuthenticationFailure(status: 401, serverError: nil, withoutSecret: true, service: "reddit")),
              "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"),
-            (.authentication(AuthenticationFailure(status: 401, serverError: nil, installedApp: false)),
+            (.authentication(AuthenticationFailure(status: 401, serverError: nil, withoutSecret: false, service: "reddit")),
              "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"),
         ]
         for (error, hint) in hints {
@@ -80,7 +80,7 @@ import Testing
         #expect(CLIWording.hint(Self.reddit(403).advice)
                 == "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network")
         #expect(CLIWording.hint(Self.reddit(403, blockPage: true).advice) == "Reddit lets in readers with an app identity: \(appIdentity)")
-        #expect(CLIWording.hint(Self.reddit(403, blockPage: true).advice(given: FailureFacts(usedAppIdentity: true)))
+        #expect(CLIWording.hint(Self.reddit(403, blockPage: true).advice(in: ErrorContext(usesToken: true)))
                 == "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network")
         #expect(CLIWording.hint(Self.reddit(429).advice)
                 == "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait")

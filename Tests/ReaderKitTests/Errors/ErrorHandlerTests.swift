@@ -10,16 +10,29 @@ import Testing
     func status(_ code: Int, retryAfter: Double? = nil, api: APIErrorBody? = nil) -> ReaderError {
         .status(StatusFailure(status: code, url: "u", apiError: api, retryAfterSeconds: retryAfter))
     }
+    /// A decision and what is told with it.
+    struct Told: Equatable {
+        var decision: Decision
+        var announcement: ErrorHandler.Announcement?
+        init(_ decision: Decision, _ announcement: ErrorHandler.Announcement? = nil) {
+            self.decision = decision
+            self.announcement = announcement
+        }
+    }
+    func told(_ error: ReaderError, in context: ErrorContext) -> Told {
+        let decision = handler.decide(error, in: context)
+        return Told(decision, handler.announcement(of: decision, on: error, in: context))
+    }
     /// The decision once retries are spent.
     func final(_ error: ReaderError, cached: Bool) -> Decision {
-        handler.decide(error, in: ErrorContext(hasCachedCopy: cached, attempt: 4))
+        handler.decide(error, in: ErrorContext(cachedCopy: cached ? .servable : .none, attempt: 4))
     }
 
     @Test func cannotFindHostIsNotRetriedServesStaleAndExits68() {
         let error = transport(.cannotFindHost)
         #expect(error.code.description == "T1003")
         #expect(handler.decide(error, in: ErrorContext(attempt: 1)) == .alert)
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable, attempt: 1)) == .ignore(.servedStale))
         #expect(error.exitCode.rawValue == 68)
     }
 
@@ -27,7 +40,7 @@ import Testing
     func offlineAndRefusedAreNotRetried(reason: TransportFailure.Reason) {
         let error = transport(reason)
         #expect(handler.decide(error, in: ErrorContext(attempt: 1)) == .alert)
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable, attempt: 1)) == .ignore(.servedStale))
         #expect(error.exitCode.rawValue == 75)
     }
 
@@ -56,41 +69,41 @@ import Testing
 
     @Test func internalServerErrorWithoutRetryAfterIsNotRetried() {
         #expect(handler.decide(status(500), in: ErrorContext(attempt: 1)) == .alert)
-        #expect(handler.decide(status(500), in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(handler.decide(status(500), in: ErrorContext(cachedCopy: .servable, attempt: 1)) == .ignore(.servedStale))
         #expect(status(500).exitCode.rawValue == 69)
     }
 
     @Test(arguments: [404, 410])
     func notFoundResetsTheCachedCopyAndIsNeverServed(code: Int) {
-        #expect(handler.decide(status(code), in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert))
-        #expect(handler.decide(status(code), in: ErrorContext(hasCachedCopy: false)) == .alert)
+        #expect(handler.decide(status(code), in: ErrorContext(cachedCopy: .servable)) == .reset(.deleteCachedCopy, then: .alert))
+        #expect(handler.decide(status(code), in: ErrorContext(cachedCopy: .none)) == .alert)
         #expect(status(code).exitCode.rawValue == 66)
     }
 
     @Test func theAPISayingNotFoundCountsAsNotFound() {
         let error = status(200, api: APIErrorBody(message: "Not found"))
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert))
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable)) == .reset(.deleteCachedCopy, then: .alert))
         #expect(error.exitCode.rawValue == 66)
         #expect(error.code.description == "A200")
     }
 
     @Test(arguments: [401, 403])
     func forbiddenResetsTheCachedCopy(code: Int) {
-        #expect(handler.decide(status(code), in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert))
+        #expect(handler.decide(status(code), in: ErrorContext(cachedCopy: .servable)) == .reset(.deleteCachedCopy, then: .alert))
         #expect(status(code).exitCode.rawValue == 77)
     }
 
     @Test(arguments: [400, 405, 418, 422])
     func otherClientErrorsAlertAndAreNeverServedStale(code: Int) {
         let error = status(code, api: APIErrorBody(reason: "bad sort"))
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .alert)
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable)) == .alert)
         #expect(error.exitCode.rawValue == 76)
         #expect(error.message.contains("bad sort"))
     }
 
     @Test func htmlWhereJSONWasExpectedServesStaleOrExits76() {
         let error = ReaderError.contentType(ContentTypeFailure(contentType: "text/html", url: "u"))
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable)) == .ignore(.servedStale))
         #expect(handler.decide(error, in: ErrorContext()) == .alert)
         #expect(error.exitCode.rawValue == 76)
         #expect(error.suggestion.contains("captive portal"))
@@ -99,7 +112,7 @@ import Testing
     @Test(arguments: [DecodingFailure.Reason.corrupt, .keyMissing, .typeMismatch, .invalidValue])
     func undecodableJSONServesStaleOrExits65(reason: DecodingFailure.Reason) {
         let error = ReaderError.decoding(DecodingFailure(reason, codingPath: "results[0]", detail: "", url: "u"))
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable)) == .ignore(.servedStale))
         #expect(handler.decide(error, in: ErrorContext()) == .alert)
         #expect(error.exitCode.rawValue == 65)
         #expect(error.suggestion.contains("update the models"))
@@ -158,8 +171,8 @@ import Testing
         case 408, 429: (true, .ignore(.servedStale), 75)
         case 502, 503, 504: (true, .ignore(.servedStale), 69)
         case 500...599: (false, .ignore(.servedStale), 69)
-        // A 3xx that reaches the handler is the server breaking HTTP: the copy still answers.
-        case 300...399: (false, .ignore(.servedStale), 76)
+        // A 1xx or 3xx that reaches the handler is the server breaking HTTP: the copy still answers.
+        case 100...199, 300...399: (false, .ignore(.servedStale), 76)
         default: (false, .alert, 76)
         }
     }
@@ -167,6 +180,7 @@ import Testing
     /// Walks every status from 100 to 599 against the table above, as Alamofire's
     /// RetryPolicyTests walk theirs: only the listed statuses are ever retried, and no 4xx but
     /// 408 and 429 is ever served stale.
+    /// A 1xx as a final answer is the server's fault (``FailureClass/serviceFault``), as a 3xx is.
     @Test func everyStatusCode() {
         for code in 100...599 {
             let row = Self.expectedRow(forStatus: code)
@@ -184,17 +198,17 @@ import Testing
         #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true, credentialRefused: true)) == .reset(.renewToken, then: .retry(after: .zero)))
         #expect(handler.decide(unauthorized, in: ErrorContext(usesToken: true, tokenWasRenewed: true, credentialRefused: true)) == .alert)
         // A credential refused again says nothing of the resource: the copy stays, for --offline.
-        #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true, usesToken: true, tokenWasRenewed: true, credentialRefused: true)) == .alert)
-        #expect(handler.decide(unauthorized, in: ErrorContext(hasCachedCopy: true)) == .reset(.deleteCachedCopy, then: .alert),
+        #expect(handler.decide(unauthorized, in: ErrorContext(cachedCopy: .servable, usesToken: true, tokenWasRenewed: true, credentialRefused: true)) == .alert)
+        #expect(handler.decide(unauthorized, in: ErrorContext(cachedCopy: .servable)) == .reset(.deleteCachedCopy, then: .alert),
                 "an anonymous 401 is about the resource")
         var blocked = StatusFailure(status: 403, url: "https://www.reddit.com/r/python/hot.json")
         blocked.isBlockPage = true
-        #expect(handler.decide(.status(blocked), in: ErrorContext(hasCachedCopy: true)) == .alert, "a block page is about this client")
-        #expect(handler.decide(.status(StatusFailure(status: 403, url: "u")), in: ErrorContext(hasCachedCopy: true))
+        #expect(handler.decide(.status(blocked), in: ErrorContext(cachedCopy: .servable)) == .alert, "a block page is about this client")
+        #expect(handler.decide(.status(StatusFailure(status: 403, url: "u")), in: ErrorContext(cachedCopy: .servable))
                 == .reset(.deleteCachedCopy, then: .alert))
         #expect(handler.decide(unauthorized, in: ErrorContext()) == .alert)
-        let refused = ReaderError.authentication(AuthenticationFailure(status: 401, serverError: nil, installedApp: false))
-        #expect(handler.decide(refused, in: ErrorContext(hasCachedCopy: true, usesToken: true)) == .alert)
+        let refused = ReaderError.authentication(AuthenticationFailure(status: 401, serverError: nil, withoutSecret: false, service: "reddit"))
+        #expect(handler.decide(refused, in: ErrorContext(cachedCopy: .servable, usesToken: true)) == .alert)
         #expect(refused.code.description == "R1004" && refused.exitCode == .noPermission)
     }
 
@@ -205,38 +219,38 @@ import Testing
         #expect(!"\(token)".contains("t0k3n") && !String(reflecting: token).contains("t0k3n"))
     }
 
-    // MARK: - What the verdict tells besides the decision
+    // MARK: - What is told besides the decision
 
     @Test func aWaitForConnectivityIsAnnouncedOnTheFirstWaitOnly() {
         let refused = transport(.cannotConnectToHost)
         var context = ErrorContext(attempt: 1, remaining: .seconds(60), waitsForConnectivity: true)
-        #expect(handler.verdict(on: refused, in: context) == Verdict(decision: .retry(after: .milliseconds(500)), announcement: .waitingForConnectivity))
+        #expect(told(refused, in: context) == Told(.retry(after: .milliseconds(500)), .waitingForConnectivity))
         context.attempt = 2
-        #expect(handler.verdict(on: refused, in: context) == Verdict(decision: .retry(after: .seconds(1))), "told once a load")
+        #expect(told(refused, in: context) == Told(.retry(after: .seconds(1))), "told once a load")
         context.attempt = 1
-        #expect(handler.verdict(on: status(503), in: context) == Verdict(decision: .retry(after: .milliseconds(500))),
+        #expect(told(status(503), in: context) == Told(.retry(after: .milliseconds(500))),
                 "a server that answers is no wait for connectivity")
         context.waitsForConnectivity = false
-        #expect(handler.verdict(on: refused, in: context) == Verdict(decision: .alert), "without --wait: no wait")
+        #expect(told(refused, in: context) == Told(.alert), "without --wait: no wait")
     }
 
     @Test func aCopyTooOldToServeIsAnnouncedWhereAYoungerOneWouldHaveBeenServed() {
-        let tooOld = ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 4)
-        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: tooOld) == Verdict(decision: .alert, announcement: .copyTooOldToServe))
-        #expect(handler.verdict(on: status(500), in: tooOld) == Verdict(decision: .alert, announcement: .copyTooOldToServe))
+        let tooOld = ErrorContext(cachedCopy: .olderThanMaxStale, attempt: 4)
+        #expect(told(transport(.cannotConnectToHost), in: tooOld) == Told(.alert, .copyTooOldToServe))
+        #expect(told(status(500), in: tooOld) == Told(.alert, .copyTooOldToServe))
         var background = tooOld
         background.mode = .background
-        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: background)
-                == Verdict(decision: .ignore(.summarised), announcement: .copyTooOldToServe))
+        #expect(told(transport(.cannotConnectToHost), in: background)
+                == Told(.ignore(.summarised), .copyTooOldToServe))
         // A young enough copy is served: nothing more to tell.
-        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: ErrorContext(hasCachedCopy: true, attempt: 4))
-                == Verdict(decision: .ignore(.servedStale)))
+        #expect(told(transport(.cannotConnectToHost), in: ErrorContext(cachedCopy: .servable, attempt: 4))
+                == Told(.ignore(.servedStale)))
         // Failures no copy answers, however young: nothing was withheld.
-        #expect(handler.verdict(on: status(404), in: tooOld) == Verdict(decision: .reset(.deleteCachedCopy, then: .alert)))
-        #expect(handler.verdict(on: status(400), in: tooOld) == Verdict(decision: .alert))
+        #expect(told(status(404), in: tooOld) == Told(.reset(.deleteCachedCopy, then: .alert)))
+        #expect(told(status(400), in: tooOld) == Told(.alert))
         // Nor while the request is still being retried, nor without a copy.
-        #expect(handler.verdict(on: transport(.timedOut), in: ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 1))
-                == Verdict(decision: .retry(after: .milliseconds(500))))
-        #expect(handler.verdict(on: transport(.cannotConnectToHost), in: ErrorContext(attempt: 4)) == Verdict(decision: .alert))
+        #expect(told(transport(.timedOut), in: ErrorContext(cachedCopy: .olderThanMaxStale, attempt: 1))
+                == Told(.retry(after: .milliseconds(500))))
+        #expect(told(transport(.cannotConnectToHost), in: ErrorContext(attempt: 4)) == Told(.alert))
     }
 }

@@ -5,7 +5,7 @@ import ReaderKit
 
 /// The tables of the documentation's "The failure contract" article
 /// (`Sources/ReaderKit/ReaderKit.docc/FailureContract.md`), row by row against the code: each
-/// code's domain, the ErrorHandler's decisions and the exit code. An article that no longer says
+/// code's domain, its class, the ErrorHandler's decisions and the exit code. An article that no longer says
 /// what the code does fails here, and so does a code the article leaves out.
 @Suite struct FailureContractTests {
     static let article = PackageRoot.appending("Sources/ReaderKit/ReaderKit.docc/FailureContract.md")
@@ -30,7 +30,7 @@ import ReaderKit
             "R1001": .invalidArgument("--page must be a whole number"),
             "R1002": .invalidConfiguration("READER_SWAPI_URL is not an http or https URL"),
             "R1003": .rateLimited(RateLimitFailure(service: "reddit", origin: "www.reddit.com", resetAt: Date(timeIntervalSince1970: 1_790_000_600))),
-            "R1004": .authentication(AuthenticationFailure(status: 401, serverError: "invalid_grant", installedApp: false)),
+            "R1004": .authentication(AuthenticationFailure(status: 401, serverError: "invalid_grant", withoutSecret: false, service: "reddit")),
             "T1000": transport(.unknown),
             "T1001": transport(.timedOut),
             "T1003": transport(.cannotFindHost),
@@ -128,13 +128,14 @@ import ReaderKit
         }
     }
 
-    @Test func everyCodeHasItsDomainAndExitCode() throws {
-        let rows = try Self.codes(underHeader: "| Code | Domain | Failure | Exit |", cells: 4)
+    @Test func everyCodeHasItsDomainClassAndExitCode() throws {
+        let rows = try Self.codes(underHeader: "| Code | Domain | Class | Failure | Exit |", cells: 5)
         for (code, cells) in rows {
             let error = try #require(Self.failures[code], "no sample failure for the article's \(code)")
             #expect(code.hasPrefix(error.code.description), "\(code)")
             #expect(Self.domainNames[error.code.domain] == cells[1], "\(code)'s domain")
-            #expect(Self.written(error.exitCode) == cells[3], "\(code)'s exit code")
+            #expect("FailureClass/\(error.failureClass)" == cells[2], "\(code)'s class")
+            #expect(Self.written(error.exitCode) == cells[4], "\(code)'s exit code")
         }
         #expect(Set(rows.map(\.code)) == Set(Self.failures.keys), "codes in the tests but not the article, or the other way round")
         #expect(rows.count == Self.failures.count, "a code in two rows")
@@ -145,7 +146,7 @@ import ReaderKit
         for (code, cells) in rows {
             let error = try #require(Self.failures[code], "no sample failure for the article's \(code)")
             #expect(Self.written(handler.decide(error, in: ErrorContext(attempt: 1))) == cells[1], "\(code), first attempt")
-            #expect(Self.written(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 4))) == cells[2],
+            #expect(Self.written(handler.decide(error, in: ErrorContext(cachedCopy: .servable, attempt: 4))) == cells[2],
                     "\(code), retries spent, with a copy")
             #expect(Self.written(handler.decide(error, in: ErrorContext(attempt: 4))) == cells[3], "\(code), retries spent, no copy")
         }
@@ -153,9 +154,33 @@ import ReaderKit
         #expect(rows.count == Self.failures.count, "a code in two rows")
     }
 
+    /// The article's table of classes: what a copy becomes, and whether a later run may fill
+    /// the gap, for every sample failure of each class, so that the handler and a sync's summary
+    /// read the class alike.
+    @Test func everyClassIsDecidedAsTheArticleSays() throws {
+        let rows = try Self.rows(underHeader: "| class | failures | a cached copy | worth another run later |")
+        #expect(Set(rows.map(\.first)) == Set(FailureClass.allCases.map { "FailureClass/\($0)" }), "one row a class")
+        for row in rows {
+            let samples = Self.failures.filter { "FailureClass/\($0.value.failureClass)" == row[0] }
+            #expect(!samples.isEmpty, "no sample failure of \(row[0])")
+            for (code, error) in samples {
+                let decision = handler.decide(error, in: ErrorContext(cachedCopy: .servable, attempt: 4))
+                switch row[2] {
+                case "served": #expect(decision == .ignore(.servedStale), "\(code)")
+                case "deleted", "deleted, unless it refuses this client":
+                    #expect(decision == (code == "R1004" ? .alert : .reset(.deleteCachedCopy, then: .alert)), "\(code)")
+                case "kept, not served": #expect(decision == .alert, "\(code)")
+                default: #expect(!decision.endsInAlert || error.failureClass == .local, "\(code)")
+                }
+                let worth = row[3] == "yes" || (row[3] == "C1006 only" && code == "C1006")
+                #expect(error.isWorthRetryingLater == worth, "\(code)")
+            }
+        }
+    }
+
     @Test func aCopyOlderThanMaxStaleIsDecidedAsNoCopy() throws {
         for (code, error) in Self.failures {
-            #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, cachedCopyIsServable: false, attempt: 4))
+            #expect(handler.decide(error, in: ErrorContext(cachedCopy: .olderThanMaxStale, attempt: 4))
                 .endsInAlert == handler.decide(error, in: ErrorContext(attempt: 4)).endsInAlert, "\(code)")
         }
     }

@@ -122,7 +122,7 @@ import TestSupport
         let handler = ErrorHandler(retryPolicy: RetryPolicy(jitter: { 1 }))
         let error = ReaderError.transport(TransportFailure(.redirectRefused, host: "http://h:6000/", detail: "it leaves http://h:5000 for another origin"))
         #expect(handler.decide(error, in: ErrorContext(attempt: 1)) == .alert)
-        #expect(handler.decide(error, in: ErrorContext(hasCachedCopy: true, attempt: 1)) == .ignore(.servedStale))
+        #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable, attempt: 1)) == .ignore(.servedStale))
     }
 
     @Test(arguments: [

@@ -132,7 +132,7 @@ import TestSupport
                 #expect(error.exitCode == .protocolError, "\(fault.name)")
                 #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
                 #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
-                #expect(error.suggestion(given: FailureFacts(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
+                #expect(error.suggestion(in: ErrorContext(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
             }
         }
     }

@@ -29,7 +29,7 @@ struct OpenLibraryCommand: AsyncParsableCommand {
             if exitCode(for: error) == .success { exit(withError: error) }
             // The parser's message quotes the argument, which may be anything: escape sequences, a megabyte.
             let error = ReaderError.invalidArgument(Wording(TerminalText.sanitise(message(for: error), maxLength: 300)))
-            end(with: error, hint: OpenLibraryWording.hint(error.advice(given: FailureFacts())))
+            end(with: error, hint: OpenLibraryWording.hint(error.advice(in: ErrorContext())))
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -41,7 +41,7 @@ struct OpenLibraryCommand: AsyncParsableCommand {
         } catch let failure as LoadFailure {
             end(with: failure.error, hint: OpenLibraryWording.hint(failure.advice))
         } catch let error as ReaderError {
-            end(with: error, hint: OpenLibraryWording.hint(error.advice(given: FailureFacts())))
+            end(with: error, hint: OpenLibraryWording.hint(error.advice(in: ErrorContext())))
         } catch {
             exit(withError: error)
         }

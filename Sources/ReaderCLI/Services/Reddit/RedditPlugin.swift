@@ -87,8 +87,8 @@ struct RedditPlugin: ServicePlugin {
         CredentialWording(
             anonymous: "read anonymously (no READER_REDDIT_CLIENT_ID)",
             notYetHeld: "app identity set; no token held yet (one is obtained on the next Reddit read)",
-            check: { installedApp in
-                installedApp
+            check: { withoutSecret in
+                withoutSecret
                     ? "check READER_REDDIT_CLIENT_ID: it must be an installed app's id; a script or web app also needs READER_REDDIT_CLIENT_SECRET"
                     : "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"
             })

@@ -106,7 +106,7 @@ extension RedditToken {
             // the server answering wrongly (a captive portal, a broken proxy), never the credentials.
             if let refusal = answer?.error {
                 throw .authentication(AuthenticationFailure(status: response.status, serverError: refusal.text,
-                                                            installedApp: installedApp, refusedBy: "Reddit"))
+                                                            withoutSecret: installedApp, refusedBy: "Reddit", service: RedditService.name))
             }
             try ResponseValidator.validateContentType(response, url: url)
             guard response.body.count <= answerLimit else {
@@ -124,11 +124,11 @@ extension RedditToken {
             let lifetime = min(max(answer.expiresIn ?? 3600, 0), 7 * 86_400)
             return RedditToken(accessToken: token, expiresAt: now.addingTimeInterval(lifetime), clientID: clientID, origin: nil)
         case 400, 401, 403:
-            throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text, installedApp: installedApp, refusedBy: "Reddit"))
+            throw .authentication(AuthenticationFailure(status: response.status, serverError: answer?.error?.text, withoutSecret: installedApp, refusedBy: "Reddit", service: RedditService.name))
         default:
             // The token endpoint failing like any server (429, 5xx) is handled like any server.
             try ResponseValidator.validateStatus(response, url: url, now: now, service: RedditService())
-            throw .authentication(AuthenticationFailure(status: response.status, serverError: nil, installedApp: installedApp, refusedBy: "Reddit"))
+            throw .authentication(AuthenticationFailure(status: response.status, serverError: nil, withoutSecret: installedApp, refusedBy: "Reddit", service: RedditService.name))
         }
     }
 }

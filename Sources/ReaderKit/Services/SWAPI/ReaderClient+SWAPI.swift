@@ -186,7 +186,7 @@ extension ReaderClient {
         let pages = SWAPI.pageCount(of: first.value)
         guard page > pages else { return failure }
         var noted = failure
-        noted.facts.pageRange = FailureFacts.PageRange(pages: pages, items: min(max(first.value.count, 0), OutsideNumbers.count.upperBound))
+        noted.context.pageRange = ErrorContext.PageRange(pages: pages, items: min(max(first.value.count, 0), OutsideNumbers.count.upperBound))
         return noted
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The hint policy, row by row: each hint holds in the situation it is given for, and a sync's
 /// failures are grouped with a hint that fits their code.
-@Suite struct FailureFactsTests {
+@Suite struct AdviceInContextTests {
     static let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: ""))
     static let serverError = ReaderError.status(StatusFailure(status: 500, url: "http://127.0.0.1:9/api/people/"))
     static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",
@@ -19,46 +19,46 @@ import Testing
     // MARK: - The cached copy decides what the offline mode and maximumStale hints say
 
     @Test func aNetworkFailureWithNothingCachedDoesNotOfferOffline() {
-        let facts = FailureFacts(cachedCopy: .none)
-        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .nothingCachedForOffline])
-        #expect(Self.refused.suggestion(given: facts)
+        let context = ErrorContext(cachedCopy: .none)
+        #expect(Self.refused.advice(in: context) == [.checkConnectionAndServiceAddress, .nothingCachedForOffline])
+        #expect(Self.refused.suggestion(in: context)
                 == "check your connection and the service's base URL, and try again; nothing is cached for this request yet, so a load in the offline cache mode cannot show it either")
     }
 
     @Test func aNetworkFailureWithAServableCopyOffersOffline() {
-        let facts = FailureFacts(cachedCopy: .servable)
-        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .offlineShowsCachedCopy])
-        #expect(Self.refused.suggestion(given: facts).hasSuffix("; a load in the offline cache mode (LoadOptions.CacheMode.offline) shows the cached copy"))
+        let context = ErrorContext(cachedCopy: .servable)
+        #expect(Self.refused.advice(in: context) == [.checkConnectionAndServiceAddress, .offlineShowsCachedCopy])
+        #expect(Self.refused.suggestion(in: context).hasSuffix("; a load in the offline cache mode (LoadOptions.CacheMode.offline) shows the cached copy"))
     }
 
     @Test func aCopyOlderThanMaxStaleIsOfferedByALargerMaxStaleNotByOffline() {
-        let facts = FailureFacts(cachedCopy: .olderThanMaxStale)
-        #expect(Self.refused.advice(given: facts) == [.checkConnectionAndServiceAddress, .allowOlderCopy])
-        #expect(Self.serverError.advice(given: facts) == [.plain("the service has a problem; try again later"), .allowOlderCopy])
-        #expect(Self.serverError.suggestion(given: facts)
+        let context = ErrorContext(cachedCopy: .olderThanMaxStale)
+        #expect(Self.refused.advice(in: context) == [.checkConnectionAndServiceAddress, .allowOlderCopy])
+        #expect(Self.serverError.advice(in: context) == [.plain("the service has a problem; try again later"), .allowOlderCopy])
+        #expect(Self.serverError.suggestion(in: context)
                 == "the service has a problem; try again later; the cached copy is older than FreshnessPolicy.maximumStale allows (the offline cache mode refuses it too): a larger maximumStale shows it")
         // A copy never stands in for a 404: no word about it.
-        #expect(Self.notFound.suggestion(given: FailureFacts(cachedCopy: .olderThanMaxStale)) == Self.notFound.suggestion)
+        #expect(Self.notFound.suggestion(in: ErrorContext(cachedCopy: .olderThanMaxStale)) == Self.notFound.suggestion)
     }
 
     @Test func unknownFactsGiveTheErrorsOwnHint() {
         for error in [Self.refused, Self.serverError, Self.notFound, Self.blockPage()] {
-            #expect(error.suggestion(given: FailureFacts()) == error.suggestion, "\(error.code)")
+            #expect(error.suggestion(in: ErrorContext()) == error.suggestion, "\(error.code)")
         }
     }
 
     // MARK: - A page past the end
 
     @Test func aPagePastTheEndNamesTheLastPage() {
-        let many = FailureFacts(pageRange: FailureFacts.PageRange(pages: 9, items: 82))
-        #expect(Self.notFound.advice(given: many) == [.lastPage(pages: 9, items: 82)])
-        #expect(Self.notFound.suggestion(given: many) == "there are 9 pages (82 in all): the last is page 9")
-        let one = FailureFacts(pageRange: FailureFacts.PageRange(pages: 1, items: 6))
-        #expect(Self.notFound.suggestion(given: one) == "there is 1 page (6 in all): ask for page 1")
+        let many = ErrorContext(pageRange: ErrorContext.PageRange(pages: 9, items: 82))
+        #expect(Self.notFound.advice(in: many) == [.lastPage(pages: 9, items: 82)])
+        #expect(Self.notFound.suggestion(in: many) == "there are 9 pages (82 in all): the last is page 9")
+        let one = ErrorContext(pageRange: ErrorContext.PageRange(pages: 1, items: 6))
+        #expect(Self.notFound.suggestion(in: one) == "there is 1 page (6 in all): ask for page 1")
         let offline = ReaderError.cache(CacheFailure(.notCached, path: "", detail: ""))
-        #expect(offline.advice(given: many) == [.lastPage(pages: 9, items: 82)])
+        #expect(offline.advice(in: many) == [.lastPage(pages: 9, items: 82)])
         // A failure that is not about the page is not told about pages.
-        #expect(!Self.refused.suggestion(given: many).contains("pages"))
+        #expect(!Self.refused.suggestion(in: many).contains("pages"))
     }
 
     // MARK: - Reddit's block page and the app identity
@@ -84,11 +84,11 @@ import Testing
     }
 
     @Test func theBlockPageSaysHowToSetAnAppIdentityUnlessOneWasUsed() {
-        let anonymous = Self.blockPage().advice(given: FailureFacts(cachedCopy: .none))
+        let anonymous = Self.blockPage().advice(in: ErrorContext(cachedCopy: .none))
         #expect(anonymous == [.service("reddit", reason: "blocked", withCredential: false, text:
             "Reddit lets in readers with an app identity: give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)")])
         #expect(Self.blockPage().reason == "blocked")
-        let withIdentity = Self.blockPage().advice(given: FailureFacts(cachedCopy: .none, usedAppIdentity: true))
+        let withIdentity = Self.blockPage().advice(in: ErrorContext(cachedCopy: .none, usesToken: true))
         #expect(withIdentity == [.service("reddit", reason: "blocked", withCredential: true, text:
             "Reddit refused it although the request carried the app's identity; try later or from another network")])
     }
