@@ -116,7 +116,9 @@ extension Reader {
             let file = settings.configFilePath.map { TerminalText.sanitise($0, maxLength: 300) }
             let environment = ProcessEnvironment.current
             // A relative $XDG_CONFIG_HOME is passed over for ~/.config: said, so that it is not thought read.
-            let ignored = ConfigFile.ignoredFolderReason(environment: environment).map { "; " + $0 } ?? ""
+            let ignored = (ConfigFile.ignoredFolderReason(environment: environment).map { "; " + $0 } ?? "")
+                + (settings.ignoredTables.isEmpty ? ""
+                    : "; passed over: " + settings.ignoredTables.map { "[\($0)]" }.joined(separator: ", ") + ", no service of this build")
             var lines = ["config file: " + (file.map { "\($0) (\(settings.configFileFound ? "read" : "none there")\(ignored))" }
                 ?? "none (\(ConfigFile.noPathReason(environment: environment)))"), ""]
             let nameWidth = rows.map(\.name.count).max() ?? 0
@@ -130,12 +132,13 @@ extension Reader {
             return lines.joined(separator: "\n")
         }
 
-        /// `{"config_file": {"path", "found", "ignored"}, "settings": {"timeout": {"value", "source", "from"}, …}}`.
+        /// `{"config_file": {"path", "found", "ignored", "ignored_tables"}, "settings": {"timeout": {"value", "source", "from"}, …}}`.
         static func json(_ settings: ReaderSettings) -> JSONValue {
             .object([
                 "config_file": .object(["path": settings.configFilePath.map { .string($0) } ?? .null,
                                         "found": .bool(settings.configFileFound),
-                                        "ignored": ConfigFile.ignoredFolderReason(environment: ProcessEnvironment.current).map { .string($0) } ?? .null]),
+                                        "ignored": ConfigFile.ignoredFolderReason(environment: ProcessEnvironment.current).map { .string($0) } ?? .null,
+                                        "ignored_tables": .array(settings.ignoredTables.map { .string($0) })]),
                 "settings": .object(Dictionary(uniqueKeysWithValues: rows(settings).map { row in
                     (row.name, .object(["value": row.json, "source": .string(row.source.kind),
                                         "from": .string(row.source.description)]))

@@ -42,6 +42,11 @@ public struct ConfigFile: Sendable, Equatable {
     public var values: [String: SettingValue] = [:]
     /// The line each key was set on, for saying where a value came from.
     public var lines: [String: Int] = [:]
+    /// The tables of services this build does not have (`[openlibrary]` read by a `reader`
+    /// without that plug-in), passed over as git passes over sections it does not know, so that
+    /// one file serves builds with more services and with fewer. A table near a known one
+    /// (`[redit]`) is a typo, and refused.
+    public var ignoredTables: [String] = []
 
     public init(path: String) {
         self.path = path
@@ -180,6 +185,14 @@ public struct ConfigFile: Sendable, Equatable {
             case "max-stale": file.maximumStale = try reader.duration(value)
             case "color": file.color = try reader.bool(value)
             default:
+                if value.table != nil, !key.contains(".") {
+                    guard let near = Help.nearest(to: key, among: tables.sorted() + commonKeys) else {
+                        file.ignoredTables.append(TerminalText.sanitise(key, maxLength: 60))
+                        continue
+                    }
+                    reader.key = TerminalText.sanitise(key, maxLength: 60)
+                    throw reader.failure("is not a table reader knows: did you mean \(tables.contains(near) ? "[\(near)]" : near)?")
+                }
                 guard let setting = declared[key] else {
                     reader.key = TerminalText.sanitise(key, maxLength: 60)
                     let known = commonKeys + settings.map(\.key)
@@ -320,6 +333,8 @@ struct KeyLines {
             if line.hasPrefix("[") {
                 let name = line.drop { $0 == "[" }.prefix { $0 != "]" }
                 table = Self.normalised(name)
+                // A table's own line, for a table that is wrong as a whole (`[redit]`).
+                if lines[table] == nil { lines[table] = index + 1 }
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                 let key = Self.normalised(line[..<equals])
                 guard !key.isEmpty else { continue }

@@ -80,6 +80,8 @@ public struct ReaderSettings: Sendable {
     public var configFilePath: String?
     /// Whether a config file was found there.
     public var configFileFound = false
+    /// The file's tables of services this build does not have, passed over (``ConfigFile/ignoredTables``).
+    public var ignoredTables: [String] = []
 
     /// The built-in defaults of `registry`'s services.
     public static func builtIn(of registry: ServiceRegistry) -> ReaderSettings {
@@ -105,6 +107,7 @@ public struct ReaderSettings: Sendable {
         settings.configFilePath = ConfigFile.path(environment: environment)
         if let path = settings.configFilePath, let file = try ConfigFile.read(atPath: path, settings: registry.settings) {
             settings.configFileFound = true
+            settings.ignoredTables = file.ignoredTables
             settings.apply(file)
         }
         try settings.apply(environment: environment)

@@ -209,6 +209,19 @@ import TestSupport
         #expect(rows.contains(["swapi.url", "built-in", "https://swapi.dev/api"]))
     }
 
+    /// A file written for `reader-openlibrary` does not stop plain `reader`: its `[openlibrary]`
+    /// is passed over, and `reader config` says so.
+    @Test func aTableOfAServiceThisBuildDoesNotHaveIsPassedOverAndSaid() async throws {
+        let (reader, path) = try Self.reader(config: "retries = 1\n[openlibrary]\nurl = \"http://127.0.0.1:9/\"\n")
+        let result = try await reader.run("config")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("config file: \(path) (read; passed over: [openlibrary], no service of this build)"), "\(result.stdout)")
+        let json = try await reader.run("config", "--json")
+        #expect((json.json?["config_file"] as? [String: Any])?["ignored_tables"] as? [String] == ["openlibrary"])
+        let films = try await reader.run("films", "--offline")
+        #expect(films.status == 69 && films.stderr.hasPrefix("error C1001"), "the file is read, the command runs: \(films.stderr)")
+    }
+
     @Test func syncWithoutArgumentsSyncsWhatTheFileNames() async throws {
         try await withTestServer(Fixtures.route) { server in
             let (base, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nsubreddits = [\"python\"]\n")

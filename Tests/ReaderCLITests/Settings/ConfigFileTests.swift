@@ -49,6 +49,25 @@ import Testing
         }
     }
 
+    /// One file serves builds with more services and with fewer: a table of a service this build
+    /// does not have is passed over, and said in `reader config`; a table near a known one is a typo.
+    @Test func aTableOfAServiceThisBuildDoesNotHaveIsPassedOver() throws {
+        let file = try ConfigFile.parse("""
+            [openlibrary]
+            url = "http://127.0.0.1:9/"
+            [reddit]
+            subreddits = ["swift"]
+            """, path: "/c.toml", isPrivate: true, settings: Self.settings)
+        #expect(file.ignoredTables == ["openlibrary"])
+        #expect(file.values["reddit.subreddits"] == .list(["swift"]))
+        #expect(throws: ReaderError.invalidConfiguration("/c.toml:1: redit: is not a table reader knows: did you mean [reddit]?")) {
+            try ConfigFile.parse("[redit]\nurl = \"http://127.0.0.1:9/\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
+        }
+        #expect(throws: ReaderError.invalidConfiguration("/c.toml:1: timeouts: is not a table reader knows: did you mean timeout?")) {
+            try ConfigFile.parse("[timeouts]\nall = 3\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
+        }
+    }
+
     @Test func aSettingSetTwiceIsRefused() {
         #expect(message { () throws(ReaderError) in
             _ = try ConfigFile.parse("\"reddit.url\" = \"http://127.0.0.1:1\"\n[reddit]\nurl = \"http://127.0.0.1:2\"\n",
