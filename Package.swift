@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "ReaderKit", targets: ["ReaderKit"]),
+        // The `reader` command as a library: a program that registers services of its own
+        // (`ServicePlugin`) and runs `reader` with them, as `reader-openlibrary` does.
+        .library(name: "ReaderCLI", targets: ["ReaderCLI"]),
         .executable(name: "reader", targets: ["ReaderMain"]),
         // The fuzz harnesses, for the libFuzzer targets: a package of their own (`Fuzz/Package.swift`)
         // reaches a target only through a product. Not an API: use ReaderKit.
