@@ -87,9 +87,11 @@ extension Reader {
                     let value = values.values[setting.key]?.value ?? setting.defaultValue
                     let source = values.source(setting.key)
                     switch (setting.kind, value) {
-                    case (.secret, .text(let secret)):
-                        // Whether there is a secret, never the secret.
-                        rows.append(Row(name: setting.key, source: source, shown: secret == nil ? "none" : "set (hidden)",
+                    case (.secret(let identity, _), .text(let secret)):
+                        // Whether there is a secret, never the secret; and why the file's is not used, when it is not.
+                        let passedOver = settings.secretsPassedOver.contains(setting.key)
+                            ? " (the config file's is not used: \(identity) comes from the environment, and a secret only with its own)" : ""
+                        rows.append(Row(name: setting.key, source: source, shown: secret == nil ? "none" + passedOver : "set (hidden)",
                                         json: secret == nil ? .null : .string("hidden")))
                     case (.identity(_, let unset), .text(let text)):
                         rows.append(Row(name: setting.key, source: source, shown: text.map { TerminalText.sanitise($0, maxLength: 100) } ?? unset,

@@ -82,6 +82,9 @@ public struct ReaderSettings: Sendable {
     public var configFileFound = false
     /// The file's tables of services this build does not have, passed over (``ConfigFile/ignoredTables``).
     public var ignoredTables: [String] = []
+    /// The secrets the config file set that are not used, because the environment gave their
+    /// identity (a secret is never taken from another layer than its identity): by key.
+    public var secretsPassedOver: Set<String> = []
 
     /// The built-in defaults of `registry`'s services.
     public static func builtIn(of registry: ServiceRegistry) -> ReaderSettings {
@@ -167,6 +170,10 @@ public struct ReaderSettings: Sendable {
                     if let problem = checkIdentity(id) { throw .invalidConfiguration("\(identityVariable) \(problem)") }
                     // The message never shows the secret.
                     if let secret, let problem = check(secret) { throw .invalidConfiguration("\(secretVariable) \(problem)") }
+                    if secret == nil, let held = serviceSettings[plugin.name]?.values[setting.key],
+                       case .configFile = held.source, held.value != .text(nil) {
+                        secretsPassedOver.insert(setting.key)
+                    }
                     serviceSettings[plugin.name]?.values[identityKey]?.override(.text(id), from: .environment(variable: identityVariable))
                     serviceSettings[plugin.name]?.values[setting.key]?.override(.text(secret), from: .environment(variable: secretVariable))
                 case .flag, .list, .identity:

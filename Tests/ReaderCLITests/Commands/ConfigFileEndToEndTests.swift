@@ -141,6 +141,12 @@ import TestSupport
         let idOnly = try await fromEnvironment.run("config", "--json")
         #expect(Self.settings(idOnly)["reddit.client-secret"]?["from"] as? String == "$READER_REDDIT_CLIENT_SECRET")
         #expect(Self.settings(idOnly)["reddit.client-secret"]?["value"] is NSNull)
+        // And the table says why the file's secret, which is there, is not used.
+        let idOnlyTable = try await fromEnvironment.run("config")
+        #expect(idOnlyTable.stdout.contains(
+            "$READER_REDDIT_CLIENT_SECRET  none (the config file's is not used: reddit.client-id comes from the environment, and a secret only with its own)"),
+            "\(idOnlyTable.stdout)")
+        #expect(!idOnlyTable.stdout.contains(secret))
     }
 
     @Test(arguments: [
