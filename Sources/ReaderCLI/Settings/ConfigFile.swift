@@ -170,7 +170,7 @@ public struct ConfigFile: Sendable, Equatable {
             reader.key = key
             // `"reddit.url" = …` at the top and `url` under `[reddit]` are two keys to TOML, one setting here.
             guard seen.insert(key).inserted else {
-                reader.key = TerminalText.sanitise(key, maxLength: 60)
+                reader.key = key
                 throw reader.failure("is set twice (as a dotted key and in its table): keep one")
             }
             file.lines[key] = keyLines.line(of: key)
@@ -187,14 +187,14 @@ public struct ConfigFile: Sendable, Equatable {
             default:
                 if value.table != nil, !key.contains(".") {
                     guard let near = Help.nearest(to: key, among: tables.sorted() + commonKeys) else {
-                        file.ignoredTables.append(TerminalText.sanitise(key, maxLength: 60))
+                        file.ignoredTables.append(TerminalText.escapingInvisibles(key, maxLength: 60))
                         continue
                     }
-                    reader.key = TerminalText.sanitise(key, maxLength: 60)
+                    reader.key = key
                     throw reader.failure("is not a table reader knows: did you mean \(tables.contains(near) ? "[\(near)]" : near)?")
                 }
                 guard let setting = declared[key] else {
-                    reader.key = TerminalText.sanitise(key, maxLength: 60)
+                    reader.key = key
                     let known = commonKeys + settings.map(\.key)
                     if let near = Help.nearest(to: key, among: known) {
                         throw reader.failure("is not a setting reader knows: did you mean \(near)?")
@@ -235,9 +235,11 @@ private struct ValueReader {
     let keyLines: KeyLines
     var key = ""
 
+    /// The key as the file has it, each invisible character shown as an escape: a message about
+    /// `"ur\u{202E}l"` must not read as one about `url`.
     func failure(_ problem: String) -> ReaderError {
         let line = keyLines.line(of: key).map { ":\($0)" } ?? ""
-        return .invalidConfiguration("\(shownPath)\(line): \(key): \(problem)")
+        return .invalidConfiguration("\(shownPath)\(line): \(TerminalText.escapingInvisibles(key, maxLength: 60)): \(problem)")
     }
 
     func string(_ value: TOMLValueConvertible) throws(ReaderError) -> String {
@@ -345,10 +347,20 @@ struct KeyLines {
         }
     }
 
-    /// `reddit . "url"` → `reddit.url`.
+    /// `reddit . "url"` → `reddit.url`; a quoted part's `\u202E` as the character TOML reads there.
     private static func normalised(_ key: some StringProtocol) -> String {
-        key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
-            .joined(separator: ".")
+        key.split(separator: ".").map { part in
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let unquoted = trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            return trimmed.hasPrefix("\"") ? unescaped(unquoted) : unquoted
+        }.joined(separator: ".")
+    }
+
+    /// A basic string's `\uXXXX` and `\UXXXXXXXX` escapes read as TOML reads them; anything else as it is.
+    private static func unescaped(_ text: String) -> String {
+        text.replacing(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})/) { match in
+            UInt32(match.output.1.dropFirst(), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) } ?? String(match.output.0)
+        }
     }
 
     func line(of key: String) -> Int? { lines[key] }

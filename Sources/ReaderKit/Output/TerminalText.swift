@@ -25,6 +25,29 @@ public enum TerminalText {
         return result
     }
 
+    /// `text` for a message that must show exactly what was written — a key, a name someone
+    /// typed —: each scalar ``sanitise(_:maxLength:)`` would drop or fold (a control, an escape,
+    /// a bidi or zero-width character, a line break) is written as a Swift escape, `\u{202E}`,
+    /// so that two different names never look alike and a message about `"ur\u{202E}l"` does not
+    /// read as one about `url`.
+    /// - Parameters:
+    ///   - text: untrusted text.
+    ///   - maxLength: at most this many scalars are shown, then an ellipsis.
+    public static func escapingInvisibles(_ text: some StringProtocol, maxLength: Int = 300) -> String {
+        var output = ""
+        var shown = 0
+        for scalar in String(text).unicodeScalars {
+            guard shown < maxLength else { output += "…"; break }
+            shown += 1
+            if isVisible(scalar), scalar != "\u{200D}" {
+                output.unicodeScalars.append(scalar)
+            } else {
+                output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return output
+    }
+
     /// Walks `scalars` as ``sanitise(_:maxLength:)`` shows them: escape sequences and invisible
     /// characters skipped, a run of line breaks and tabs given as one space (none at the start).
     /// `body` gets each scalar shown, the index in `scalars` it came from, and whether it is such

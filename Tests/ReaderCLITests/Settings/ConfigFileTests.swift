@@ -68,6 +68,14 @@ import Testing
         }
     }
 
+    /// A key with a character that does not show is named with it escaped: deleted, the message
+    /// would say "reddit.url is not a setting: did you mean reddit.url?".
+    @Test func aKeyWithAnInvisibleCharacterIsShownEscaped() {
+        #expect(throws: ReaderError.invalidConfiguration(#"/c.toml:2: reddit.ur\u{202E}l: is not a setting reader knows: did you mean reddit.url?"#)) {
+            try ConfigFile.parse("[reddit]\n\"ur\\u202el\" = \"x\"\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
+        }
+    }
+
     @Test func aSettingSetTwiceIsRefused() {
         #expect(message { () throws(ReaderError) in
             _ = try ConfigFile.parse("\"reddit.url\" = \"http://127.0.0.1:1\"\n[reddit]\nurl = \"http://127.0.0.1:2\"\n",

@@ -14,6 +14,13 @@ import Testing
         #expect(TerminalText.sanitise("in\u{200B}vis\u{2066}i\u{2069}ble\u{FEFF}") == "invisible")
     }
 
+    @Test func aNameIsShownWithItsInvisibleCharactersEscapedNotDropped() {
+        #expect(TerminalText.escapingInvisibles("ur\u{202E}l") == #"ur\u{202E}l"#)
+        #expect(TerminalText.escapingInvisibles("a\u{1B}[31mb\nc\u{200B}") == #"a\u{1B}[31mb\u{A}c\u{200B}"#)
+        #expect(TerminalText.escapingInvisibles("swift 🦅 é") == "swift 🦅 é")
+        #expect(TerminalText.escapingInvisibles(String(repeating: "x", count: 10), maxLength: 4) == "xxxx…")
+    }
+
     @Test func lineBreaksAndTabsFoldToOneSpace() {
         #expect(TerminalText.sanitise("one\r\ntwo\n\n\tthree") == "one two three")
         #expect(TerminalText.sanitise("bell\u{07}\u{00}null") == "bellnull")
