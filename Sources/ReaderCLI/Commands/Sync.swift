@@ -180,7 +180,8 @@ extension Reader {
                              "exit_code": .integer(Int64(error.exitCode.rawValue))])
                 } ?? .null,
                 "failures": .array(report.failureGroups.map { group in
-                    .object(["code": .string(group.code.description), "count": .integer(Int64(group.count)),
+                    .object(["code": .string(group.code.description), "reason": group.error.reason.map(JSONValue.string) ?? .null,
+                             "count": .integer(Int64(group.count)),
                              "message": .string(CLIWording.message(of: group)), "examples": .array(group.subjects.map(JSONValue.string)),
                              "suggestion": .string(CLIWording.hint(group.advice)),
                              "exit_code": .integer(Int64(group.error.exitCode.rawValue))])

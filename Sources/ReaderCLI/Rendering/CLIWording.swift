@@ -46,7 +46,7 @@ package enum CLIWording {
         case .plain(let text): text
         case .checkArguments: "see 'reader help' for the arguments each command takes"
         case .fixConfiguration: "fix the environment variable or config file setting named above, or remove it to use the default"
-        case .notReadable: "the resource is private, quarantined or forbidden; it cannot be read anonymously"
+        case .notReadable: "the resource is private or forbidden: it cannot be read with the credential sent, or without one"
         case .updateTheModels: "the service changed; try updating reader, and report it if it persists"
         case .allowMoreTime: "try again, or give more time with --timeout"
         case .checkServiceAddress: "check the service address (\(serviceAddressVariables))"
@@ -63,6 +63,8 @@ package enum CLIWording {
             pages == 1 ? "there is 1 page (\(items) in all): leave out --page"
                 : "there are \(pages) pages (\(items) in all): the last is --page \(pages)"
         case .tryAgainThenOrAllowLongerWait: "try again then, or allow a longer wait with --max-wait"
+        case .tryAgainThenOrAllowMoreTime: "try again then, or give more time with --timeout"
+        case .tryAgainThen: "try again then"
         case .tryAgainAfterResetOrAllowLongerWait: "try again after the reset, or allow a longer wait with --max-wait"
         case .loadOnceConnected: "run the command once without --offline while connected"
         case .allowOlderDataOrConnect: "allow older data with a larger --max-stale, or connect and try again"

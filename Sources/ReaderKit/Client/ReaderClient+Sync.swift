@@ -17,10 +17,14 @@ public struct SyncReport: Sendable {
         public var error: ReaderError
     }
 
-    /// The requests that failed with one error code.
+    /// The requests that failed with one error code and one class (``FailureClass``): a 503 of a
+    /// busy server and a 503 that is a firewall's block page are two groups, told apart.
     public struct FailureGroup: Sendable {
         /// The code every error of the group has.
         public var code: ErrorCode { error.code }
+        /// The code as the group is named: `H503`, or `H503 blocked` for block pages, which
+        /// another group of the same code may stand beside.
+        public var label: String { error.isBlockPage ? "\(code) blocked" : code.description }
         /// How many requests failed so.
         public var count: Int
         /// The first error met: its message, its exit code.
@@ -56,9 +60,9 @@ public struct SyncReport: Sendable {
 
         /// ``summary`` with `message` in place of ``message``: a front end's wording of it.
         public func summary(message: String) -> String {
-            guard !subjects.isEmpty else { return "\(code) ×\(count): \(message)" }
+            guard !subjects.isEmpty else { return "\(label) ×\(count): \(message)" }
             let more = count > subjects.count ? " and \(count - subjects.count) more" : ""
-            return "\(code) ×\(count): \(message) (\(subjects.joined(separator: ", "))\(more))"
+            return "\(label) ×\(count): \(message) (\(subjects.joined(separator: ", "))\(more))"
         }
     }
 
@@ -88,7 +92,17 @@ public struct SyncReport: Sendable {
     /// Per collection, how many pages after the first failed: the resources they list were not read.
     public private(set) var pagesFailed: [String: Int] = [:]
 
-    private var failureCounts: [ErrorCode: FailureGroup] = [:]
+    /// A failure group's key: its code and its class.
+    private struct GroupKey: Hashable {
+        var code: ErrorCode
+        var failureClass: FailureClass
+        init(_ error: ReaderError) {
+            code = error.code
+            failureClass = error.failureClass
+        }
+    }
+
+    private var failureCounts: [GroupKey: FailureGroup] = [:]
 
     public init() {}
 
@@ -136,15 +150,16 @@ public struct SyncReport: Sendable {
     }
 
     private mutating func fail(_ error: ReaderError, subject: String?) {
-        guard var group = failureCounts[error.code] else {
-            failureCounts[error.code] = FailureGroup(count: 1, error: error, subjects: subject.map { [$0] } ?? [], allSaidTheSame: true,
+        let key = GroupKey(error)
+        guard var group = failureCounts[key] else {
+            failureCounts[key] = FailureGroup(count: 1, error: error, subjects: subject.map { [$0] } ?? [], allSaidTheSame: true,
                                                      order: failureCounts.count)
             return
         }
         group.count += 1
         if let subject, group.subjects.count < Self.subjectsShown { group.subjects.append(subject) }
         if group.allSaidTheSame, error.message != group.error.message { group.allSaidTheSame = false }
-        failureCounts[error.code] = group
+        failureCounts[key] = group
     }
 
     /// One line for people: `312 fetched, 4 failed (T1004 ×4)`, then what is missing:
@@ -153,7 +168,7 @@ public struct SyncReport: Sendable {
         var parts = ["\(fetched) fetched"]
         if alreadyFresh > 0 { parts.append("\(alreadyFresh) already fresh") }
         if failed > 0 {
-            parts.append("\(failed) failed (\(failureGroups.map { "\($0.code) ×\($0.count)" }.joined(separator: ", ")))")
+            parts.append("\(failed) failed (\(failureGroups.map { "\($0.label) ×\($0.count)" }.joined(separator: ", ")))")
         }
         return ([parts.joined(separator: ", ")] + missing).joined(separator: "; ")
     }
@@ -186,9 +201,11 @@ public struct SyncReport: Sendable {
     public static func suggestion(after reports: [SyncReport]) -> String? {
         let errors = reports.flatMap { ($0.notStored.map { [$0] } ?? []) + $0.notRead.map(\.error) + $0.failureGroups.map(\.error) }
         guard !errors.isEmpty else { return nil }
+        /// Each code once, a block page's apart (`H503 blocked`), as the groups are named.
         func codes(_ chosen: [ReaderError]) -> String {
-            var seen = Set<ErrorCode>()
-            return chosen.map(\.code).filter { seen.insert($0).inserted }.map(\.description).joined(separator: ", ")
+            var seen = Set<String>()
+            return chosen.map { $0.isBlockPage ? "\($0.code) blocked" : $0.code.description }.filter { seen.insert($0).inserted }
+                .joined(separator: ", ")
         }
         let worthIt = errors.filter(\.isWorthRetryingLater)
         let notWorthIt = errors.filter { !$0.isWorthRetryingLater }

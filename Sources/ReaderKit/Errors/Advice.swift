@@ -41,6 +41,12 @@ public enum Advice: Sendable, Hashable {
     case lastPage(pages: Int, items: Int)
     /// Try again when the service said, or allow a longer wait (``RetryPolicy/maximumDelay``).
     case tryAgainThenOrAllowLongerWait
+    /// Try again when the service said, or give more time (``ReaderClient/Configuration/timeout``,
+    /// ``LoadOptions/deadline``): its wait was longer than the time left.
+    case tryAgainThenOrAllowMoreTime
+    /// Try again when the service said: its wait was not taken for another reason (a status not
+    /// retried, the retries spent).
+    case tryAgainThen
     /// Try again after the rate limit resets, or allow a longer wait (``RetryPolicy/maximumDelay``).
     case tryAgainAfterResetOrAllowLongerWait
     /// Load the request once while connected, not in the offline cache mode.
@@ -79,6 +85,8 @@ public enum Advice: Sendable, Hashable {
         case .lastPage(let pages, let items):
             pages == 1 ? "there is 1 page (\(items) in all): ask for page 1" : "there are \(pages) pages (\(items) in all): the last is page \(pages)"
         case .tryAgainThenOrAllowLongerWait: "try again then, or allow a longer wait (RetryPolicy.maximumDelay)"
+        case .tryAgainThenOrAllowMoreTime: "try again then, or give more time (Configuration.timeout, LoadOptions.deadline)"
+        case .tryAgainThen: "try again then"
         case .tryAgainAfterResetOrAllowLongerWait: "try again after the reset, or allow a longer wait (RetryPolicy.maximumDelay)"
         case .loadOnceConnected: "load it once while connected, not in the offline cache mode"
         case .allowOlderDataOrConnect: "allow older data with a larger FreshnessPolicy.maximumStale, or connect and try again"

@@ -55,6 +55,8 @@ public struct ErrorContext: Sendable, Equatable {
     public var attempt: Int
     /// The time left before the command's deadline, when it has one.
     public var remaining: Duration?
+    /// The longest wait a retry of this load may take (``RetryPolicy/maximumDelay``), when known.
+    public var longestWait: Duration?
     /// Whether the request may be sent again safely (GET).
     public var isIdempotent: Bool
     /// Whether the user asked to wait for the service to become reachable (`--wait`): then a
@@ -72,12 +74,13 @@ public struct ErrorContext: Sendable, Equatable {
     public var pageRange: PageRange?
 
     public init(mode: Mode = .interactive, cachedCopy: CachedCopy = .unknown, attempt: Int = 1, remaining: Duration? = nil,
-                isIdempotent: Bool = true, waitsForConnectivity: Bool = false, usesToken: Bool = false,
+                longestWait: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false, usesToken: Bool = false,
                 tokenWasRenewed: Bool = false, credentialRefused: Bool = false, pageRange: PageRange? = nil) {
         self.mode = mode
         self.cachedCopy = cachedCopy
         self.attempt = attempt
         self.remaining = remaining
+        self.longestWait = longestWait
         self.isIdempotent = isIdempotent
         self.waitsForConnectivity = waitsForConnectivity
         self.usesToken = usesToken

@@ -10,7 +10,7 @@
 /// |---|---|---|---|
 /// | ``unreachable`` | T1000, T1001, T1003, T1004, T1005, T1009 | served | yes |
 /// | ``busy`` | 408, 429, 502, 503, 504; R1003 | served | yes |
-/// | ``serviceFault`` | another 5xx; T1011; a 1xx or 3xx as a final answer | served | yes |
+/// | ``serviceFault`` | another 5xx; T1011; a 101 or a 3xx as a final answer | served | yes |
 /// | ``refusedConnection`` | T1007, T1010, T1103, T1200–T1204 | served | no |
 /// | ``unexpectedAnswer`` | D1001–D1005 | served | no |
 /// | ``notFound`` | 404, 410, the API's own "not found" | deleted | no |
@@ -107,6 +107,13 @@ extension ReaderError {
 }
 
 extension StatusFailure {
+    /// Whether the server asks to be asked again at a moment still to come, and is one that may
+    /// answer then (``FailureClass/isTransient``): a 400 or a block page with a `Retry-After` is
+    /// a 400 or a block page all the same.
+    public var asksToComeBackLater: Bool {
+        failureClass.isTransient && retryAt != nil && (retryAfterSeconds ?? 0) > 0
+    }
+
     /// The status's class (``FailureClass``): a block page refuses this client whatever its status.
     public var failureClass: FailureClass {
         if isBlockPage { return .refused }

@@ -28,6 +28,15 @@ extension ReaderError {
            failure.retryAt == nil, context.usesToken {
             return [.service(failure.service, reason: explanation.reason, withCredential: true, text: text)]
         }
+        if case .status(let failure) = self, failure.asksToComeBackLater, let seconds = failure.retryAfterSeconds {
+            // Why the wait the server asked for was not taken: the time left, the longest wait, or
+            // neither (a status not retried, the retries spent), when the situation says.
+            // In the retry policy's order: its longest wait first, then the deadline.
+            let wait = Duration.clamping(seconds: seconds)
+            if let longest = context.longestWait, wait > longest { return [.tryAgainThenOrAllowLongerWait] }
+            if let remaining = context.remaining, wait >= remaining { return [.tryAgainThenOrAllowMoreTime] }
+            if context.longestWait != nil { return [.tryAgainThen] }
+        }
         let unreachable = failureClass == .unreachable
         switch (self, context.cachedCopy) {
         case (.transport(let failure), .none) where unreachable:

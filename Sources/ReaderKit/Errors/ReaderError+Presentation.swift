@@ -36,6 +36,9 @@ extension ReaderError {
                 .protocolError
             default: .temporaryFailure
             }
+        case .status(let failure) where failure.isBlockPage:
+            // Refused, whatever status the firewall's page came with.
+            .noPermission
         case .status(let failure):
             switch failure.status {
             case 404, 410: .notFound
@@ -187,13 +190,18 @@ extension ReaderError {
             default: return [.plain("check your connection and try again"), .readCachedDataOffline]
             }
         case .status(let failure):
-            if let explanation = failure.explanation, let text = explanation.suggestion, failure.retryAt == nil {
+            // A time to come back means something only from a server that may answer then: a
+            // 400 or a block page with a Retry-After is still a 400 or a block page.
+            let comeBackLater = failure.asksToComeBackLater
+            if let explanation = failure.explanation, let text = explanation.suggestion, !comeBackLater {
                 return [.service(failure.service, reason: explanation.reason, withCredential: false, text: text)]
             }
+            if comeBackLater { return [.tryAgainThenOrAllowLongerWait] }
             switch failure.status {
             case 404, 410: return [.plain("check the name or id")]
             case 401, 403: return [.notReadable]
-            case _ where failure.retryAt != nil: return [.tryAgainThenOrAllowLongerWait]
+            // The captive portal's own status: the network asks for a login before anything else.
+            case 511: return [.plain("a network login page (captive portal) is in the way; open a browser and sign in, or try another network")]
             case 408, 429: return [.plain("wait a moment and try again")]
             case 500...599: return [.plain("the service has a problem; try again later")]
             // A 304 with nothing to confirm, a redirect without a Location that can be read, a

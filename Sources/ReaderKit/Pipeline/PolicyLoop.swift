@@ -87,7 +87,8 @@ struct PolicyLoop: Sendable {
             let renewalEnded = usesToken ? await credentials.hasEndedRenewal(for: service.name) : false
             let copyState: ErrorContext.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
             var context = ErrorContext(mode: options.mode, cachedCopy: copyState,
-                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline), isIdempotent: isIdempotent,
+                                       attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline),
+                                       longestWait: configuration.retryPolicy.maximumDelay, isIdempotent: isIdempotent,
                                        waitsForConnectivity: options.waitForConnectivity,
                                        usesToken: usesToken, tokenWasRenewed: tokenWasRenewed || renewalEnded,
                                        credentialRefused: authenticator?.isRefusal(error) == true)

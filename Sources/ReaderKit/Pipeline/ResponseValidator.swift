@@ -52,10 +52,17 @@ public enum ResponseValidator {
         }
     }
 
-    /// Any status outside 200–299 fails, carrying the service's explanation when the body gives one.
+    /// Any status outside 200–299 fails, carrying the service's explanation when the body gives one;
+    /// so does a page of the service's firewall (``Service/isBlockPage(_:status:)``) sent as a success.
     public static func validateStatus(_ response: HTTPResponse, url: String, now: Date = Date(),
                                       service: (any Service)? = nil) throws(ReaderError) {
-        guard !(200...299).contains(response.status) else { return }
+        if (200...299).contains(response.status) {
+            // Only a page that is not JSON: a JSON answer may quote the block page's words.
+            guard let service, !isJSON(response), service.isBlockPage(response.body.prefix(64 * 1024), status: response.status) else { return }
+            var failure = StatusFailure(status: response.status, url: url, service: service.name)
+            failure.isBlockPage = true
+            throw .status(failure)
+        }
         let retryAfter = retryAfterSeconds(response.headers, now: now, service: service)
         let apiError = errorBody(response, service: service)
         var failure = StatusFailure(
@@ -85,16 +92,19 @@ public enum ResponseValidator {
 
     /// A 2xx answer must be JSON. A missing content type is accepted when the body starts like JSON.
     public static func validateContentType(_ response: HTTPResponse, url: String) throws(ReaderError) {
-        let contentType = response.headers["Content-Type"]
-        if let contentType {
-            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            if mediaType == "application/json" || mediaType.hasSuffix("+json") { return }
-        } else if let first = response.body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
-                  first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            return
-        }
+        guard !isJSON(response) else { return }
         throw .contentType(ContentTypeFailure(
-            contentType: contentType ?? "no content type", url: url, pageTitle: htmlTitle(response.body)))
+            contentType: response.headers["Content-Type"] ?? "no content type", url: url, pageTitle: htmlTitle(response.body)))
+    }
+
+    /// Whether `response` says it is JSON, or, saying nothing, starts as JSON does.
+    static func isJSON(_ response: HTTPResponse) -> Bool {
+        if let contentType = response.headers["Content-Type"] {
+            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            return mediaType == "application/json" || mediaType.hasSuffix("+json")
+        }
+        guard let first = response.body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// `Retry-After` as delay-seconds or as an HTTP date (IMF-fixdate, or the obsolete RFC 850

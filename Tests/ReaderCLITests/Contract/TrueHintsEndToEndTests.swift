@@ -120,19 +120,26 @@ import TestSupport
     }
 
     /// A block page refuses this client, not the subreddit: the copy read before stays, and
-    /// `--offline` still shows it (found by the attack on issue 13).
-    @Test func aBlockPageLeavesTheCachedCopyForOffline() async throws {
+    /// `--offline` still shows it (found by the attack on issue 13). Whatever status the page comes
+    /// with, even a success or a busy one with a `Retry-After`: it is never retried nor served
+    /// stale, and its hint is the app identity's (found by the attack on issue 21).
+    @Test(arguments: [403, 429, 503, 200])
+    func aBlockPageLeavesTheCachedCopyForOffline(status: Int) async throws {
         let blocked = NIOLockedValueBox(false)
         try await withTestServer { request in
             blocked.withLockedValue { $0 } && request.path.hasSuffix(".json")
-                ? .respond(status: 403, headers: [("Content-Type", "text/html; charset=utf-8")], body: Self.blockPage)
+                ? .respond(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Retry-After", "1")], body: Self.blockPage)
                 : Fixtures.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("posts", "python").status == 0)
             blocked.withLockedValue { $0 = true }
+            let before = server.requests.count
             let refused = try await reader.run("posts", "python", "--refresh")
             #expect(refused.status == 77 && refused.stderr.contains("blocked by network security"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("error H\(status)") && refused.stderr.contains("READER_REDDIT_CLIENT_ID"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("--max-wait") && !refused.stderr.contains("showing cached data"), "\(refused.stderr)")
+            #expect(server.requests.count == before + 1, "never retried")
             let offline = try await reader.run("posts", "python", "--offline")
             #expect(offline.status == 0, "\(offline.stderr)")
         }

@@ -157,4 +157,41 @@ import Testing
         #expect(SyncReport.suggestion(after: [report([Self.refused]), report([Self.notFound])])
                 == "running it again may fill the gaps of T1004, not those of A404: see each code's hint")
     }
+
+    /// A 503 of a busy server and a 503 that is a block page are two groups, and only the first
+    /// is worth running the sync again for (found by the attack on issue 21, where they were one).
+    @Test func aBlockPageIsAGroupOfItsOwnAndNeverWorthRunningAgain() {
+        func status(_ code: Int, blockPage: Bool) -> ReaderError {
+            var failure = StatusFailure(status: code, url: "http://127.0.0.1:9/r/x/hot.json")
+            failure.isBlockPage = blockPage
+            return .status(failure)
+        }
+        var report = SyncReport()
+        for error in [status(503, blockPage: false), status(503, blockPage: true), status(429, blockPage: true), status(503, blockPage: false)] {
+            report.count(Result<Loaded<Int>, LoadFailure>.failure(LoadFailure(error: error, decision: .alert)))
+        }
+        #expect(report.failureGroups.map(\.label) == ["H503", "H503 blocked", "H429 blocked"])
+        #expect(report.failureGroups.map(\.count) == [2, 1, 1])
+        #expect(report.summary == "0 fetched, 4 failed (H503 ×2, H503 blocked ×1, H429 blocked ×1)")
+        #expect(SyncReport.suggestion(after: [report])
+                == "running it again may fill the gaps of H503, not those of H503 blocked, H429 blocked: see each code's hint")
+    }
+
+    /// A time to come back is told only by a server that may answer then, and the hint says why
+    /// its wait was not taken (found by the attack on issue 21).
+    @Test func aRetryAfterIsToldOnlyWhereItHoldsAndWithWhatStoodInItsWay() {
+        let later = Date(timeIntervalSince1970: 4_000_000_000)
+        func status(_ code: Int, after seconds: Double) -> ReaderError {
+            .status(StatusFailure(status: code, url: "u", retryAfterSeconds: seconds, retryAt: later))
+        }
+        #expect(status(400, after: 5).advice == [.plain("check the arguments")], "a 400 stays a 400")
+        #expect(status(503, after: 5).advice == [.tryAgainThenOrAllowLongerWait], "the situation unknown")
+        #expect(status(503, after: 60).advice(in: ErrorContext(remaining: .seconds(300), longestWait: .seconds(30)))
+                == [.tryAgainThenOrAllowLongerWait])
+        #expect(status(503, after: 5).advice(in: ErrorContext(remaining: .seconds(3), longestWait: .seconds(30)))
+                == [.tryAgainThenOrAllowMoreTime])
+        #expect(status(501, after: 5).advice(in: ErrorContext(remaining: .seconds(300), longestWait: .seconds(30)))
+                == [.tryAgainThen], "not retried for its status, not for its wait")
+        #expect(status(503, after: 0).advice == [.plain("the service has a problem; try again later")], "no moment to come back at")
+    }
 }
