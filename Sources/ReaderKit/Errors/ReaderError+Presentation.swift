@@ -200,6 +200,7 @@ extension ReaderError {
             switch failure.status {
             case 404, 410: return [.plain("check the name or id")]
             case 401, 403: return [.notReadable]
+            case 451: return [.plain("the service says it may not show this here, for legal reasons; the arguments are not at fault")]
             // The captive portal's own status: the network asks for a login before anything else.
             case 511: return [.plain("a network login page (captive portal) is in the way; open a browser and sign in, or try another network")]
             case 408, 429: return [.plain("wait a moment and try again")]

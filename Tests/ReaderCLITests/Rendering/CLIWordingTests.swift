@@ -49,6 +49,8 @@ import Testing
              "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"),
             (.status(StatusFailure(status: 503, url: "u", retryAfterSeconds: 60, retryAt: Date(timeIntervalSince1970: 0))),
              "try again then, or allow a longer wait with --max-wait"),
+            (.status(StatusFailure(status: 451, url: "u")),
+             "the service says it may not show this here, for legal reasons; the arguments are not at fault"),
             (.status(StatusFailure(status: 511, url: "u")),
              "a network login page (captive portal) is in the way; open a browser and sign in, or try another network"),
             (.status(StatusFailure(status: 403, url: "u")),
