@@ -18,10 +18,16 @@ public struct LoadOptions: Sendable, Equatable {
     public var deadline: ContinuousClock.Instant?
     /// Whether to wait, within the deadline, for a service that cannot be reached (`--wait`).
     public var waitForConnectivity: Bool
+    /// The share of a rate limit the server announced (with the requests it counts as used) that
+    /// this load may not spend, from 0 to 1: work in the background, such as prefetching, passes
+    /// 0.1 to leave the last tenth for what the user asks for. A load that would spend it is not
+    /// sent (``RateLimitFailure/keptInReserve``). 0, the default, spends all.
+    public var rateLimitReserve: Double
 
     public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil,
-                waitForConnectivity: Bool = false) {
+                waitForConnectivity: Bool = false, rateLimitReserve: Double = 0) {
         self.waitForConnectivity = waitForConnectivity
+        self.rateLimitReserve = rateLimitReserve.isFinite ? min(max(rateLimitReserve, 0), 1) : 0
         self.cacheMode = cacheMode
         self.mode = mode
         self.deadline = deadline

@@ -134,6 +134,8 @@ extension ReaderError {
             case .tooOld: return wording.description
             case .damagedEntry: return "a cached copy is damaged: \(TerminalText.sanitise(failure.detail, maxLength: 200))"
             }
+        case .rateLimited(let failure) where failure.keptInReserve:
+            return "\(TerminalText.sanitise(failure.origin, maxLength: 253))'s rate limit is down to the share kept for what you ask for; it resets \(RelativeAge.describe(moment: failure.resetAt)), so this background request was not sent"
         case .rateLimited(let failure):
             return "\(TerminalText.sanitise(failure.origin, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: failure.resetAt)), so the request was not sent"
         case .authentication(let failure):
@@ -225,6 +227,8 @@ extension ReaderError {
             case .damagedEntry: return [.plain("nothing to do: the damaged copy was dropped and is read again from the network next time")]
             case .unwritable, .unavailable, .corrupt: return [.useAnotherCacheFile(failure.reason)]
             }
+        case .rateLimited(let failure) where failure.keptInReserve:
+            return [.plain("nothing to do: what you ask for yourself may still spend the rest")]
         case .rateLimited:
             return [.tryAgainAfterResetOrAllowLongerWait]
         case .authentication(let failure):

@@ -306,18 +306,23 @@ public struct OutputFailure: Sendable, Equatable {
     public var systemMessage: String { String(cString: strerror(errorNumber)) }
 }
 
-/// A request not sent because the API's rate limit is used up until later than reader may wait.
+/// A request not sent because the API's rate limit is used up until later than reader may wait,
+/// or is down to the share a load keeps for what the user asks for (``LoadOptions/rateLimitReserve``).
 public struct RateLimitFailure: Sendable, Equatable {
     public var service: ServiceName
     /// The origin whose limit is used up, as ``Origin`` writes it (`https://oauth.reddit.com`).
     public var origin: String
     /// When the service's window resets.
     public var resetAt: Date
+    /// Whether requests remain, but only the share kept for what the user asks for: this load
+    /// was work in the background, which may not spend it.
+    public var keptInReserve: Bool
 
-    public init(service: ServiceName, origin: String, resetAt: Date) {
+    public init(service: ServiceName, origin: String, resetAt: Date, keptInReserve: Bool = false) {
         self.service = service
         self.origin = origin
         self.resetAt = resetAt
+        self.keptInReserve = keptInReserve
     }
 }
 

@@ -71,7 +71,8 @@ struct PolicyLoop: Sendable {
                     isIdempotent = true
                 }
                 switch try await pipeline.fetch(endpoint, service: service, request: request, url: url, key: key, deadline: deadline,
-                                                revalidating: cached?.entry, credential: credential) {
+                                                revalidating: cached?.entry, credential: credential,
+                                                rateLimitReserve: options.rateLimitReserve) {
                 case .body(let result):
                     await cache.recordUse(.miss, service: endpoint.service, key: key)
                     return result

@@ -32,11 +32,12 @@ struct RequestPipeline: Sendable {
     ///   has an authenticator.
     func fetch<Value>(_ endpoint: Endpoint<Value>, service: any Service, request: ServiceRequest, url: URL, key: String,
                       deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?,
-                      credential: CredentialProvider.Held?) async throws(ReaderError) -> Outcome<Value> {
+                      credential: CredentialProvider.Held?, rateLimitReserve: Double = 0) async throws(ReaderError) -> Outcome<Value> {
         var headers = request.headers
         if let etag = copy?.etag { headers.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified { headers.add("If-Modified-Since", lastModified) }
-        let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential)
+        let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential,
+                                                  rateLimitReserve: rateLimitReserve)
         // A 304 to a request that was not conditional breaks HTTP, but it still says the copy is
         // current, and the copy is here: served, rather than the error.
         if response.status == 304, copy != nil { return .notModified(response) }
@@ -65,7 +66,7 @@ struct RequestPipeline: Sendable {
     /// credential goes only to its authenticator's origin; `credential` is the one a load already
     /// holds, and without it one is obtained here when the origin needs it.
     func send(_ url: URL, service: any Service, headers: HeaderFields, deadline: ContinuousClock.Instant,
-              credential: CredentialProvider.Held? = nil) async throws(ReaderError) -> (HTTPResponse, URL) {
+              credential: CredentialProvider.Held? = nil, rateLimitReserve: Double = 0) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = await self.transport.transportForUse()
         var headers = headers
         var current = url
@@ -80,7 +81,8 @@ struct RequestPipeline: Sendable {
                 }
             }
             let origin = Origin(current)?.description ?? current.host ?? ""
-            try await rateLimits.waitForReset(of: service.name, window: service.rateLimitWindow, at: origin, deadline: deadline)
+            try await rateLimits.waitForReset(of: service.name, window: service.rateLimitWindow, at: origin, deadline: deadline,
+                                              reserve: rateLimitReserve)
             let shownURL = logger.logLevel <= .debug ? await logged(current) : ""
             logger.debug("GET", metadata: ["request.url": "\(shownURL)"])
             let response: HTTPResponse

@@ -24,8 +24,12 @@ actor RateLimitGate {
 
     /// When the service said nothing remains at `origin`, waits for its reset if that is within
     /// `--max-wait` and the deadline, and the service's window.
-    /// - Throws: ``ReaderError/rateLimited(_:)`` when the reset is further away: the request is not sent.
-    func waitForReset(of service: ServiceName, window: Duration, at origin: String, deadline: ContinuousClock.Instant) async throws(ReaderError) {
+    /// - Parameter reserve: the share of the announced limit this request may not spend
+    ///   (``LoadOptions/rateLimitReserve``).
+    /// - Throws: ``ReaderError/rateLimited(_:)`` when the reset is further away, or when the
+    ///   request would spend the reserve: the request is not sent.
+    func waitForReset(of service: ServiceName, window: Duration, at origin: String, deadline: ContinuousClock.Instant,
+                      reserve: Double = 0) async throws(ReaderError) {
         let host = origin.lowercased()
         let key = service.rawValue + " " + host
         if known[key] == nil {
@@ -33,8 +37,13 @@ actor RateLimitGate {
             // A response that arrived meanwhile says more than the file.
             if known[key] == nil { known[key] = .some(stored) }
         }
+        guard let state = known[key] ?? nil else { return }
+        if state.spendsReserve(reserve, at: now()) {
+            throw .rateLimited(RateLimitFailure(service: service, origin: host, resetAt: min(state.resetAt, now().addingTimeInterval(window.inSeconds)),
+                                                keptInReserve: true))
+        }
         // The wait is at most the service's window, whatever the file or the header said.
-        guard let state = known[key] ?? nil, let wait = state.waitBeforeNextRequest(at: now(), window: window) else { return }
+        guard let wait = state.waitBeforeNextRequest(at: now(), window: window) else { return }
         let delay = Duration.clamping(seconds: wait)
         let resetAt = now().addingTimeInterval(wait)
         guard delay <= maximumWait, delay < ContinuousClock.now.duration(to: deadline) else {

@@ -23,6 +23,10 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     public var resetAt: Date
     /// When the server said so.
     public var observedAt: Date
+    /// The window's whole limit, when the server said how many were used
+    /// (``RateLimitAnnouncement/limit``). Known for this run only: the cache file keeps what a
+    /// lock-out needs, and a share kept in reserve is a long-running program's own concern.
+    public var limit: Double? = nil
 
     /// The columns keep their first names, `host` and `api`: files written before origins and
     /// services were named so keep their rows.
@@ -45,6 +49,15 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
         guard let announcement, OutsideNumbers.isPlausible(now) else { return nil }
         self.init(origin: origin, service: service, remaining: announcement.remaining,
                   resetAt: now.addingTimeInterval(min(announcement.secondsUntilReset, window.inSeconds)), observedAt: now)
+        limit = announcement.limit
+    }
+
+    /// Whether a request at `now` would spend into the share of the limit kept in reserve
+    /// (`reserve`, from 0 to 1, of ``limit``): after it, fewer would remain than that share.
+    /// False when the limit is not known or the window has reset.
+    public func spendsReserve(_ reserve: Double, at now: Date) -> Bool {
+        guard reserve > 0, let limit, resetAt > now else { return false }
+        return remaining - 1 < limit * min(reserve, 1)
     }
 
     /// How long to wait before the next request at `now`: nil when a request may go now. Never

@@ -166,20 +166,33 @@ public struct RateLimitAnnouncement: Sendable, Equatable {
     public var remaining: Double
     /// Seconds until the window resets.
     public var secondsUntilReset: Double
+    /// Requests used in the current window, when the server says; with ``remaining``, the
+    /// window's whole limit (``limit``).
+    public var used: Double?
 
-    /// An announcement; nil when a number is not finite or the reset is negative.
-    public init?(remaining: Double, secondsUntilReset: Double) {
+    /// An announcement; nil when a number is not finite or the reset is negative. A `used` that
+    /// is not a finite count is left out.
+    public init?(remaining: Double, secondsUntilReset: Double, used: Double? = nil) {
         guard remaining.isFinite, secondsUntilReset.isFinite, secondsUntilReset >= 0 else { return nil }
         self.remaining = remaining
         self.secondsUntilReset = secondsUntilReset
+        self.used = used.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     }
 
-    /// Reads `X-Ratelimit-Remaining` and `X-Ratelimit-Reset` (seconds until the reset), as Reddit
-    /// sends them; nil when either is absent or unreadable.
+    /// The window's whole limit, used and remaining, when the server says how many were used.
+    public var limit: Double? {
+        guard let used, remaining >= 0 else { return nil }
+        let limit = used + remaining
+        return limit.isFinite && limit > 0 ? limit : nil
+    }
+
+    /// Reads `X-Ratelimit-Remaining`, `X-Ratelimit-Reset` (seconds until the reset) and
+    /// `X-Ratelimit-Used`, as Reddit sends them; nil when the first two are absent or unreadable.
     public static func xRatelimit(_ headers: HeaderFields) -> RateLimitAnnouncement? {
         guard let remaining = headers["X-Ratelimit-Remaining"].flatMap(OutsideNumbers.decimal),
               let reset = headers["X-Ratelimit-Reset"].flatMap(OutsideNumbers.decimal) else { return nil }
-        return RateLimitAnnouncement(remaining: remaining, secondsUntilReset: reset)
+        return RateLimitAnnouncement(remaining: remaining, secondsUntilReset: reset,
+                                     used: headers["X-Ratelimit-Used"].flatMap(OutsideNumbers.decimal))
     }
 }
 

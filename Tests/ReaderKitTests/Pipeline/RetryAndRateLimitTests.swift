@@ -133,6 +133,54 @@ import TestSupport
         }
     }
 
+    /// Reddit answering with `used` of 100 requests spent in its window, which resets in 300 s.
+    static func spent(_ used: Int) -> TestServer.Handler {
+        { request in
+            guard case .respond(let status, let headers, let body) = Fixtures.route(request) else { return .close }
+            return .respond(status: status, headers: headers + [("X-Ratelimit-Remaining", String(100 - used)), ("X-Ratelimit-Used", String(used)),
+                                                                ("X-Ratelimit-Reset", "300")], body: body)
+        }
+    }
+
+    /// Work in the background (a prefetch) keeps the last tenth of an announced limit for what
+    /// the user asks for: it is not sent, and says why; a load of the user's own still is.
+    @Test func aLoadThatKeepsAReserveNeverSpendsIt() async throws {
+        try await withShutdown(of: ClientHarness(Self.spent(91))) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+                let background = LoadOptions(rateLimitReserve: 0.1)
+                let popular = try Reddit.posts(subreddit: "popular", limit: 25)
+                do throws(LoadFailure) {
+                    _ = try await client.load(popular, options: background)
+                    Issue.record("9 of 100 remain: a request keeping 10 in reserve must not be sent")
+                } catch {
+                    #expect(error.error.code.description == "R1003")
+                    guard case .rateLimited(let failure) = error.error else { Issue.record("\(error.error)"); return }
+                    #expect(failure.keptInReserve)
+                    #expect(error.error.message.contains("down to the share kept for what you ask for"), "\(error.error.message)")
+                }
+                #expect(harness.server.requests.count == 1)
+                _ = try await client.load(try Reddit.posts(subreddit: "popular", limit: 25))
+                #expect(harness.server.requests.count == 2, "the user's own load spends the rest")
+            }
+        }
+        try await withShutdown(of: ClientHarness(Self.spent(89))) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+                _ = try await client.load(try Reddit.posts(subreddit: "popular", limit: 25), options: LoadOptions(rateLimitReserve: 0.1))
+                #expect(harness.server.requests.count == 2, "11 remain: one more leaves the 10 kept")
+            }
+        }
+    }
+
+    @Test func aLimitIsReadOnlyFromCountsThatAreNumbers() {
+        #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300, used: 91)?.limit == 100)
+        #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300, used: .infinity)?.limit == nil)
+        #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300, used: -5)?.limit == nil)
+        #expect(RateLimitAnnouncement(remaining: .greatestFiniteMagnitude, secondsUntilReset: 1, used: .greatestFiniteMagnitude)?.limit == nil)
+        #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300)?.limit == nil)
+    }
+
     @Test func a429WithRateLimitHeadersWaitsForTheReset() async throws {
         let calls = NIOLockedValueBox(0)
         try await withShutdown(of: ClientHarness { request in
