@@ -11,10 +11,10 @@
 /// | ``unreachable`` | T1000, T1001, T1003, T1004, T1005, T1009 | served | yes |
 /// | ``busy`` | 408, 429, 502, 503, 504; R1003 | served | yes |
 /// | ``serviceFault`` | another 5xx; T1011; a 101 or a 3xx as a final answer | served | yes |
-/// | ``refusedConnection`` | T1007, T1010, T1103, T1200–T1204 | served | no |
+/// | ``refusedByReader`` | T1007, T1010, T1103, T1200–T1204 | served | no |
 /// | ``unexpectedAnswer`` | D1001–D1005 | served | no |
 /// | ``notFound`` | 404, 410, the API's own "not found" | deleted | no |
-/// | ``refused`` | 401, 403, a block page of any status; R1004 | deleted, unless it refuses this client | no |
+/// | ``refusedByService`` | 401, 403, a block page of any status; R1004 | deleted, unless it refuses this client | no |
 /// | ``badRequest`` | another 4xx, or an error envelope in a 2xx; R1001, R1002 | kept, not served | no |
 /// | ``local`` | C1001–C1006, O1001, O1002, B1001 | — | C1006 only |
 public enum FailureClass: String, Sendable, CaseIterable {
@@ -29,14 +29,14 @@ public enum FailureClass: String, Sendable, CaseIterable {
     case serviceFault
     /// reader refused the connection for the user's safety or its own limits: TLS and certificates,
     /// a redirect to another origin, too many redirects, an answer larger than it reads.
-    case refusedConnection
+    case refusedByReader
     /// An answer came, but not one the models read: HTML where JSON was expected, JSON of
     /// another shape.
     case unexpectedAnswer
     /// The resource does not exist, or no longer does: 404, 410, the API's own "not found".
     case notFound
     /// This client may not read it: 401, 403, the site's block page, the app's credentials refused.
-    case refused
+    case refusedByService
     /// The request is wrong: another 4xx, an invalid argument or configuration. Asking again
     /// the same way gets the same answer.
     case badRequest
@@ -47,15 +47,15 @@ public enum FailureClass: String, Sendable, CaseIterable {
     /// only about reaching it or reading this answer now.
     public var leavesCachedCopyServable: Bool {
         switch self {
-        case .unreachable, .busy, .serviceFault, .refusedConnection, .unexpectedAnswer: true
-        case .notFound, .refused, .badRequest, .local: false
+        case .unreachable, .busy, .serviceFault, .refusedByReader, .unexpectedAnswer: true
+        case .notFound, .refusedByService, .badRequest, .local: false
         }
     }
 
     /// Whether the failure says the cached copy of the resource must go: it is gone, or not
     /// readable by the credential sent.
     public var meansTheCopyIsGone: Bool {
-        self == .notFound || self == .refused
+        self == .notFound || self == .refusedByService
     }
 
     /// Whether trying the same request again, soon or later, may succeed: what ``RetryPolicy``
@@ -67,7 +67,7 @@ public enum FailureClass: String, Sendable, CaseIterable {
     /// Whether the failure is about the connection rather than any answer: each request of a run
     /// meets it alike, so background work counts it in its summary rather than stopping.
     public var isAboutTheConnection: Bool {
-        self == .unreachable || self == .refusedConnection
+        self == .unreachable || self == .refusedByReader
     }
 }
 
@@ -81,12 +81,12 @@ extension ReaderError {
             case .badServerResponse: .serviceFault
             case .tooManyRedirects, .redirectRefused, .responseTooLarge, .secureConnectionFailed, .certificateExpired,
                  .certificateWrongName, .certificateUntrusted, .certificateNotYetValid:
-                .refusedConnection
+                .refusedByReader
             }
         case .status(let failure): failure.failureClass
         case .rateLimited: .busy
         case .contentType, .decoding: .unexpectedAnswer
-        case .authentication: .refused
+        case .authentication: .refusedByService
         case .invalidArgument, .invalidConfiguration: .badRequest
         case .cache, .output, .bug: .local
         }
@@ -116,10 +116,10 @@ extension StatusFailure {
 
     /// The status's class (``FailureClass``): a block page refuses this client whatever its status.
     public var failureClass: FailureClass {
-        if isBlockPage { return .refused }
+        if isBlockPage { return .refusedByService }
         if isNotFound || apiError?.saysNotFound == true { return .notFound }
         switch status {
-        case 401, 403: return .refused
+        case 401, 403: return .refusedByService
         case 408, 429, 502, 503, 504: return .busy
         case 400...499: return .badRequest
         // A 2xx fails only with the API's own error envelope in it: about the request.

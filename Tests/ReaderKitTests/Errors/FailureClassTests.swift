@@ -17,7 +17,7 @@ import Testing
     @Test func everyStatusHasTheClassItsRangeSays() {
         for code in 100...599 {
             let expected: FailureClass = switch code {
-            case 401, 403: .refused
+            case 401, 403: .refusedByService
             case 404, 410: .notFound
             case 408, 429, 502, 503, 504: .busy
             // A 2xx fails only with the API's error envelope in it, which is about the request.
@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: [403, 429, 503, 200])
     func aBlockPageRefusesThisClientWhateverItsStatus(code: Int) {
         let blocked = Self.status(code, blockPage: true, retryAfter: 1)
-        #expect(blocked.failureClass == .refused)
+        #expect(blocked.failureClass == .refusedByService)
         // Never retried, even at a retryable status with a Retry-After, and never served stale.
         #expect(RetryPolicy(jitter: { 1 }).delay(before: blocked, in: ErrorContext()) == nil)
         #expect(handler.decide(blocked, in: ErrorContext(cachedCopy: .servable, attempt: 1)) == .alert)
