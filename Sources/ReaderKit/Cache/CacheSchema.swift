@@ -71,6 +71,10 @@ enum CacheSchema {
                 table.column("observedAt", .datetime).notNull()
             }
         }
+        // v5: when each resource was last opened (VisitTable), for "new since you were last here".
+        migrator.registerMigration("v5") { db in
+            try VisitTable.create(db)
+        }
         return migrator
     }
 

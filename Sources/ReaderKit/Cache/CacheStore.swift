@@ -193,6 +193,20 @@ actor CacheStore {
         await write { (cache) async throws(CacheFailure) in try await cache.storeRateLimit(state) }
     }
 
+    /// The last visit to each of `keys` that has one; none without a cache.
+    func lastVisits(toKeys keys: [String]) async -> [String: Visit] {
+        guard let cache = current else { return [:] }
+        return (try? await cache.lastVisits(toKeys: keys)) ?? [:]
+    }
+
+    /// Records `visit` as the last to `key`. Bookkeeping: a cache that cannot be written skips it
+    /// without a word.
+    func recordVisit(_ visit: Visit, toKey key: String, service: ServiceName) async {
+        await write(quietWhenUnwritable: true) { (cache) async throws(CacheFailure) in
+            try await cache.recordVisit(visit, toKey: key, service: service)
+        }
+    }
+
     // MARK: - Managing the cache (`reader cache`)
 
     /// Runs `body` on the cache, opened (and recovered) as a load would open it. A cache file that

@@ -186,13 +186,20 @@ public struct ResponseCache: Sendable {
     /// - Returns: how many entries and body bytes were removed.
     public func clear(service: ServiceName? = nil) throws(CacheFailure) -> CacheRemoval {
         // A lock-out is state of the same kind: clearing forgets it, so a script is never stuck.
-        try perform(.write(checkingWritable: false) { db in try ServiceStateTables.forgetRateLimits(of: service, db) })
+        // So are the visits: clearing the cache forgets what was read, and when.
+        try perform(.write(checkingWritable: false) { db in
+            try ServiceStateTables.forgetRateLimits(of: service, db)
+            try VisitTable.forget(service: service, db)
+        })
         return try remove(.service(service))
     }
 
     /// As ``clear(service:)``, waiting on GRDB's queue rather than blocking.
     func clear(service: ServiceName? = nil) async throws(CacheFailure) -> CacheRemoval {
-        try await perform(.write(checkingWritable: false) { db in try ServiceStateTables.forgetRateLimits(of: service, db) })
+        try await perform(.write(checkingWritable: false) { db in
+            try ServiceStateTables.forgetRateLimits(of: service, db)
+            try VisitTable.forget(service: service, db)
+        })
         return try await remove(.service(service))
     }
 
@@ -264,6 +271,21 @@ public struct ResponseCache: Sendable {
     /// network read opens no second connection.
     func rateLimit(forOrigin origin: String, service: ServiceName) async throws(CacheFailure) -> RateLimitState? {
         try await perform(.readOnWriter { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
+    }
+
+    /// The last visit to each of `keys` that has one (``Visit``); damaged rows are left out.
+    public func lastVisits(toKeys keys: [String]) throws(CacheFailure) -> [String: Visit] {
+        try perform(.read { db in try VisitTable.visits(toKeys: keys, db) })
+    }
+
+    /// As ``lastVisits(toKeys:)``, waiting on GRDB's queue rather than blocking.
+    func lastVisits(toKeys keys: [String]) async throws(CacheFailure) -> [String: Visit] {
+        try await perform(.read { db in try VisitTable.visits(toKeys: keys, db) })
+    }
+
+    /// Records `visit` as the last to `key`, of `service`.
+    func recordVisit(_ visit: Visit, toKey key: String, service: ServiceName) async throws(CacheFailure) {
+        try await perform(.write { db in try VisitTable.record(visit, toKey: key, service: service, db) })
     }
 
     /// Every rate limit remembered, for `reader status`; damaged rows are left out.
