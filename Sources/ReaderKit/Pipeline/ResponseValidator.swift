@@ -106,19 +106,8 @@ public enum ResponseValidator {
         if let seconds = OutsideNumbers.decimal(value) {
             return seconds >= 0 ? min(seconds, OutsideNumbers.maximumWaitSeconds) : nil
         }
-        // An HTTP date is printable ASCII. Anything else never reaches DateFormatter, which traps
-        // ("Incorrect range CFRange") on some strings with combining marks and U+FFFD in them.
-        guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) {
-                return min(max(0, date.timeIntervalSince(now)), OutsideNumbers.maximumWaitSeconds)
-            }
-        }
-        return nil
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return min(max(0, date.timeIntervalSince(now)), OutsideNumbers.maximumWaitSeconds)
     }
 
     /// When the server asks to be asked again, `seconds` after `now`: nil when that is no moment
