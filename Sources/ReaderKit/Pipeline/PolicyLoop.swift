@@ -179,7 +179,7 @@ struct PolicyLoop: Sendable {
     private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, service: ServiceName) async -> (entry: CacheEntry, value: Value)? {
         guard let entry = await cache.entry(forKey: key, service: service) else { return nil }
         do {
-            return (entry, try ReaderJSON.makeDecoder().decode(Value.self, from: entry.body))
+            return (entry, try ResponseValidator.decodeBody(Value.self, from: entry.body))
         } catch {
             let failure = DecodingFailure(error, url: entry.url)
             await cache.drop(undecodable: key, reason: failure.reason == .corrupt ? "not JSON" : "at \(failure.codingPath)")

@@ -26,9 +26,12 @@ public enum ResponseValidator {
     /// - Throws: ``ReaderError/status(_:)``, ``ReaderError/contentType(_:)`` or ``ReaderError/decoding(_:)``.
     public static func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPResponse, url: String,
                                                 now: Date = Date(), service: (any Service)? = nil) throws(ReaderError) -> Value {
-        try validate(response, url: url, now: now, service: service)
+        try validateStatus(response, url: url, now: now, service: service)
+        // No body has no content type, and an endpoint that allows none reads it (a 204).
+        if let value = noBody(Value.self, in: response.body) { return value }
+        try validateContentType(response, url: url)
         do {
-            return try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
+            return try decodeBody(Value.self, from: response.body)
         } catch {
             if let apiError = errorBody(response, service: service) {
                 // The status the body claims names the failure only when it is an error status:
@@ -50,6 +53,20 @@ public enum ResponseValidator {
             }
             throw .decoding(failure)
         }
+    }
+
+    /// `body`, a 2xx answer's (or a stored copy's), decoded as `type`: an empty body is the
+    /// type's ``BodylessDecodable/noBody`` when it has one (a `204 No Content`), and otherwise
+    /// read as JSON (which it is not: `D1002`).
+    public static func decodeBody<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {
+        if let value = noBody(Value.self, in: body) { return value }
+        return try ReaderJSON.makeDecoder().decode(Value.self, from: body)
+    }
+
+    /// What an empty `body` stands for as `type`, when `type` allows no body; nil otherwise.
+    static func noBody<Value>(_ type: Value.Type, in body: Data) -> Value? {
+        guard body.isEmpty, let bodyless = Value.self as? any BodylessDecodable.Type else { return nil }
+        return bodyless.noBody as? Value
     }
 
     /// Any status outside 200–299 fails, carrying the service's explanation when the body gives one.
