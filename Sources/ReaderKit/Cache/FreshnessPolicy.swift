@@ -21,9 +21,9 @@ import Foundation
 /// so does `Vary: *`, and a `Vary` whose request headers differ from the request's. `no-store` in
 /// any line keeps a response out of the cache file altogether.
 ///
-/// What the HTTP cache may not reuse is not lost: what is stored is also the user's history
-/// (RFC 9111 §6), which ``mayShowFromHistory(_:at:)`` judges — shown only when the network fails
-/// or offline, always with its age, and bounded by ``maximumStale`` (`--max-stale`).
+/// What the HTTP cache may not reuse is not lost: what is stored is also the user's ``History``
+/// (RFC 9111 §6), a path of its own — shown only when the network fails or offline, always with
+/// its age, and bounded by ``maximumStale`` (`--max-stale`).
 public struct FreshnessPolicy: Sendable, Equatable {
     /// One service's settings.
     public struct Rule: Sendable, Equatable {
@@ -186,29 +186,17 @@ public struct FreshnessPolicy: Sendable, Equatable {
 
     /// Whether the HTTP cache itself may answer with stale `entry` when the network fails at
     /// `now` (RFC 5861 `stale-if-error`, which `must-revalidate` and `no-cache` take away).
-    /// Outside it, a copy shown is history (``mayShowFromHistory(_:at:)``).
+    /// Outside it, a copy shown is history (``History``).
     public func mayServeStaleOnError(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
         let control = CacheControl(entry.cacheControl)
         guard !control.mustRevalidate, !control.noCache, let window = control.staleIfError, Self.isReusable(entry) else { return false }
         return Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds + Double(window)
     }
 
-    // MARK: - History (RFC 9111 §6)
-
-    /// Whether `entry` may be shown as history (when the network fails, or offline): it is no
-    /// older than ``maximumStale``, when that is set. A `must-revalidate` or `no-cache` copy is
-    /// shown too: history is what the user read before, labelled with its age, never presented as
-    /// a fresh answer (the one deliberate departure from RFC 9111 §4.2.4's MUST NOT, which binds
-    /// a cache, not a history).
-    public func mayShowFromHistory(_ entry: CacheEntry, at now: Date) -> Bool {
-        guard let maximumStale else { return true }
-        return now.timeIntervalSince(entry.fetchedAt) <= maximumStale.inSeconds
-    }
-
-    /// The earlier name of ``mayShowFromHistory(_:at:)``.
-    @available(*, deprecated, renamed: "mayShowFromHistory(_:at:)")
+    /// The earlier name of the history's judgement, ``History/mayShow(_:at:)``.
+    @available(*, deprecated, renamed: "history.mayShow(_:at:)")
     public func mayServeStale(_ entry: CacheEntry, at now: Date) -> Bool {
-        mayShowFromHistory(entry, at: now)
+        history.mayShow(entry, at: now)
     }
 }
 

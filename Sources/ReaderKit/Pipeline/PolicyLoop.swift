@@ -35,8 +35,9 @@ struct PolicyLoop: Sendable {
         let rule = service.freshness
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
-        let showable = cached.map { freshness.mayShowFromHistory($0.entry, at: now()) } ?? false
         let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: request.headers, at: now()) }
+        let history = freshness.history
+        let showable = cached.map { history.mayShow($0.entry, at: now()) } ?? false
 
         switch (options.cacheMode, cached) {
         case (.offline, nil):
@@ -50,7 +51,8 @@ struct PolicyLoop: Sendable {
                               facts: FailureFacts(cachedCopy: .olderThanMaxStale))
         case (.offline, let cached?):
             await cache.recordUse(.hit, service: endpoint.service, key: key)
-            return loaded(cached.value, from: cached.entry, rule: rule, servedAs: .history)
+            // Offline, a copy the cache would answer with anyway is fresh; any other is history.
+            return loaded(cached.value, from: cached.entry, rule: rule, servedAs: reuse == .fresh ? .fresh : .history)
         case (.normal, let cached?) where reuse == .fresh:
             await cache.recordUse(.hit, service: endpoint.service, key: key)
             return loaded(cached.value, from: cached.entry, rule: rule, servedAs: .fresh)
@@ -65,6 +67,7 @@ struct PolicyLoop: Sendable {
         default:
             break
         }
+        // What the ErrorHandler may serve in place of a failure is what the history may show.
         let servable = showable
 
         let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)

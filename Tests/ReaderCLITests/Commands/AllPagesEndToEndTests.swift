@@ -51,7 +51,7 @@ import TestSupport
                                                  "served_as", "http_cache"])
                 // One copy's HTTP cache state says nothing of twelve pages.
                 #expect(parts.meta["http_cache"] is NSNull)
-                #expect(parts.meta["served_as"] as? String == (source == "cache" ? "history" : nil))
+                #expect(parts.meta["served_as"] as? String == (source == "cache" ? "fresh" : nil), "offline, fresh copies are fresh")
             }
 
             // And the table lists them all

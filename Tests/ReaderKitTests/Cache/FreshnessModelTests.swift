@@ -237,6 +237,17 @@ import Testing
         #expect(reuse(stored([("Vary", "*")]), after: 1, policy: policy) == .validate)
     }
 
+    // MARK: - The history (§6), a path of its own
+
+    @Test func theHistoryShowsWhatTheCacheMayNotReuseUpToMaxStale() {
+        let entry = stored([("Cache-Control", "no-cache, must-revalidate")])
+        #expect(reuse(entry, after: 10) == .validate)
+        #expect(History().mayShow(entry, at: Self.arrived.addingTimeInterval(365 * 86_400)))
+        let bounded = FreshnessPolicy(maximumStale: .seconds(3600)).history
+        #expect(bounded.mayShow(entry, at: Self.arrived.addingTimeInterval(3600)))
+        #expect(!bounded.mayShow(entry, at: Self.arrived.addingTimeInterval(3601)))
+    }
+
     // MARK: - HTTP dates (RFC 9110 §5.6.7)
 
     @Test func httpDatesReadInTheirThreeForms() {

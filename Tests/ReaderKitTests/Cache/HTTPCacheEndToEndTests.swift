@@ -128,6 +128,35 @@ import TestSupport
         }
     }
 
+    @Test func noCacheIsShownOnlyAsHistoryWhenTheConnectionFails() async throws {
+        let down = NIOLockedValueBox(false)
+        let (harness, _) = try await Self.harness(down: down) { _ in [("Cache-Control", "no-cache"), ("ETag", "\"v1\"")] }
+        try await withShutdown(of: harness) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                #expect(try await client.load(try SWAPI.list(Film.self)).metadata.source == .revalidated, "validated every time")
+                await harness.server.shutdown()
+                let shown = try await client.load(try SWAPI.list(Film.self))
+                #expect(shown.metadata.source == .cache && shown.metadata.servedAs == .history)
+                #expect(shown.metadata.errorCode?.description == "T1004")
+            }
+        }
+    }
+
+    @Test func offlineAFreshCopyIsFreshAndAStaleOneIsHistory() async throws {
+        let (harness, _) = try await Self.harness { _ in [("Cache-Control", "max-age=60")] }
+        try await withShutdown(of: harness) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                let offline = LoadOptions(cacheMode: .offline)
+                #expect(try await client.load(try SWAPI.list(Film.self), options: offline).metadata.servedAs == .fresh)
+                harness.clock.advance(120)
+                let old = try await client.load(try SWAPI.list(Film.self), options: offline)
+                #expect(old.metadata.servedAs == .history && old.metadata.stale)
+            }
+        }
+    }
+
     @Test func staleIfErrorIsTheCachesAnswerWithinItsWindow() async throws {
         let down = NIOLockedValueBox(false)
         let (harness, _) = try await Self.harness(down: down) { _ in [("Cache-Control", "max-age=10, stale-if-error=600")] }
