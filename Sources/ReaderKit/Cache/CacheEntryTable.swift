@@ -152,6 +152,22 @@ enum CacheEntryTable {
         return CacheRemoval(entries: db.changesCount, bytes: byteCount(bytes))
     }
 
+    /// Every entry (of `service`, when given) without its body, which a listing does not need,
+    /// with its body's size, by service and URL; a row that does not read as an entry is left out.
+    static func listing(service: ServiceName?, _ db: Database) throws -> [(entry: CacheEntry, bytes: Int)] {
+        let columns = ["key", "api", "url", "status", "fetchedAt", "lastUsedAt", "requestedAt"] + CacheEntry.optionalTextColumns
+        let filter = service == nil ? "" : " WHERE api = ?"
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(columns.joined(separator: ", ")), X'' AS body, length(body) AS bodySize FROM response\(filter) ORDER BY api, url
+            """, arguments: StatementArguments(service.map { [$0.rawValue] } ?? []))
+        var listing: [(entry: CacheEntry, bytes: Int)] = []
+        while let row = try rows.next() {
+            guard let entry = CacheEntry(storedRow: row), OutsideNumbers.isPlausible(entry.fetchedAt) else { continue }
+            listing.append((entry, entry.bodySize))
+        }
+        return listing
+    }
+
     /// How many entries there are.
     static func count(_ db: Database) throws -> Int {
         try CacheEntry.fetchCount(db)

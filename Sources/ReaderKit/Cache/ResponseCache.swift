@@ -25,6 +25,7 @@ import GRDBSQLite
 /// - ``clear(service:)``
 /// - ``prune(fetchedBefore:service:)``
 /// - ``statistics()``
+/// - ``listing(service:)``
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
     package let writer: any DatabaseWriter
@@ -217,6 +218,17 @@ public struct ResponseCache: Sendable {
         let removal = try await perform(.write(changingContent: true) { db in try CacheEntryTable.remove(selection, db) })
         if removal.entries > 0 { try await run { try await writer.vacuum() } }
         return removal
+    }
+
+    /// Every entry (of `service`, when given), without its body, and its body's size: what
+    /// `reader cache list` shows. Rows that do not read as an entry are left out.
+    public func listing(service: ServiceName? = nil) throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
+        try perform(.read { db in try CacheEntryTable.listing(service: service, db) })
+    }
+
+    /// As ``listing(service:)``, waiting on GRDB's queue rather than blocking.
+    func listing(service: ServiceName? = nil) async throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
+        try await perform(.read { db in try CacheEntryTable.listing(service: service, db) })
     }
 
     /// How many entries the cache holds.

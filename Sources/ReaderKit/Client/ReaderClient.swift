@@ -165,6 +165,18 @@ public final class ReaderClient: Sendable {
         }
     }
 
+    /// Every entry the cache holds (of `service`, when given), judged as a load would judge it:
+    /// its current age, freshness lifetime and state, under its service's rule (a service not
+    /// configured here has no heuristic). An empty list when there is no cache file yet.
+    public func cacheListing(service: ServiceName? = nil) async throws(ReaderError) -> [CacheListing] {
+        let rows = try await cache.manage(ifMissing: { _ in [] }) { (cache) async throws(CacheFailure) in try await cache.listing(service: service) }
+        let now = now()
+        return rows.map { row in
+            let rule = configuration.services[row.entry.service]?.freshness ?? FreshnessPolicy.Rule(defaultLifetime: .zero)
+            return CacheListing(row.entry, bytes: row.bytes, policy: configuration.freshness, rule: rule, at: now)
+        }
+    }
+
     /// Deletes every cached entry, or those of `service` (registered or not: a service whose
     /// entries an earlier program stored can be cleared too).
     public func clearCache(service: ServiceName? = nil) async throws(ReaderError) -> CacheRemoval {
