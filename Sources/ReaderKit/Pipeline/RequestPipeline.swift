@@ -44,13 +44,14 @@ struct RequestPipeline: Sendable {
         let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
         let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url, requestHeaders: request.headers,
                                requestedAt: requestedAt, fetchedAt: now())
-        // no-store in any line: neither the HTTP cache nor the history keeps it (RFC 9111 §3).
-        if FreshnessPolicy.mayStore(response.headers) {
-            await cache.store(entry, sizeLimit: configuration.cacheSizeLimit)
-        }
         var metadata = LoadMetadata(source: .network, stale: false, fetchedAt: entry.fetchedAt, ageSeconds: 0, errorCode: nil,
                                     url: url.absoluteString)
-        metadata.describe(entry, policy: configuration.freshness, rule: service.freshness, at: entry.fetchedAt)
+        // no-store in any line: neither the HTTP cache nor the history keeps it (RFC 9111 §3),
+        // and there is no stored copy to describe.
+        if FreshnessPolicy.mayStore(response.headers) {
+            await cache.store(entry, sizeLimit: configuration.cacheSizeLimit)
+            metadata.describe(entry, policy: configuration.freshness, rule: service.freshness, at: entry.fetchedAt)
+        }
         return .body(Loaded(value: value, body: response.body, metadata: metadata))
     }
 

@@ -102,6 +102,7 @@ import TestSupport
             let second = try await loadTwice(harness, apart: 1)
             #expect(second.metadata.source == .network)
             #expect(try harness.statistics().total.entries == 0, "neither the cache nor the history keeps it")
+            #expect(second.metadata.httpCache == nil, "no stored copy to describe")
         }
     }
 

@@ -38,6 +38,12 @@ import TestSupport
             #expect(empty.status == 0 && empty.stdout == "the cache holds no entries\n", "\(empty.stderr)")
             #expect(try await reader.run("films").status == 0)
             #expect(try await reader.run("posts", "python").status == 0)
+            // --json's meta says how the copy answered, and what the cache judged of it
+            let again = try #require(try await reader.run("films", "--json").json?["meta"] as? [String: Any])
+            #expect(again["source"] as? String == "cache" && again["served_as"] as? String == "fresh")
+            let judged = try #require(again["http_cache"] as? [String: Any])
+            #expect(judged["lifetime_from"] as? String == "heuristic" && judged["freshness_lifetime_seconds"] as? Int == 86_400)
+            #expect(judged["headers"] as? [String: String] == ["etag": "\"0bc6a4246aac177e4793c35c312d1110\"", "vary": "Accept, Cookie"])
             do {
                 // An answer the cache may not reuse (a 201 without freshness), under a URL with an escape in it
                 let cache = try ResponseCache.open(path: reader.cachePath)
