@@ -85,6 +85,39 @@ import TestSupport
         }
     }
 
+    @Test func anOldDateMakesTheCopyOld() async throws {
+        // A Date two hours back (a copy from a cache upstream): max-age=3600 is spent on arrival
+        let (harness, _) = try await Self.harness { now in [("Date", Self.httpDate(now.addingTimeInterval(-7200))), ("Cache-Control", "max-age=3600")] }
+        try await withShutdown(of: harness) { harness in
+            let second = try await loadTwice(harness, apart: 1)
+            #expect(second.metadata.source == .network && harness.server.requests.count == 2)
+        }
+    }
+
+    @Test func noCacheOnASecondLineIsObeyed() async throws {
+        let (harness, _) = try await Self.harness { _ in [("Cache-Control", "max-age=3600"), ("Cache-Control", "no-cache"), ("ETag", "\"v1\"")] }
+        try await withShutdown(of: harness) { harness in
+            let second = try await loadTwice(harness, apart: 1)
+            #expect(second.metadata.source == .revalidated && harness.server.requests.count == 2)
+        }
+    }
+
+    @Test func aQuotedMaxAgeIsStale() async throws {
+        let (harness, _) = try await Self.harness { _ in [("Cache-Control", "max-age=\"3600\"")] }
+        try await withShutdown(of: harness) { harness in
+            let second = try await loadTwice(harness, apart: 1)
+            #expect(second.metadata.source == .network && harness.server.requests.count == 2)
+        }
+    }
+
+    @Test func mustRevalidateIsRevalidatedOnceStale() async throws {
+        let (harness, _) = try await Self.harness { _ in [("Cache-Control", "max-age=10, must-revalidate, stale-while-revalidate=600"), ("ETag", "\"v1\"")] }
+        try await withShutdown(of: harness) { harness in
+            let second = try await loadTwice(harness, apart: 11)
+            #expect(second.metadata.source == .revalidated && harness.server.requests.count == 2)
+        }
+    }
+
     @Test func a201WithoutFreshnessIsNotReusedButIsHistory() async throws {
         try await withShutdown(of: ClientHarness { _ in .json(Fixtures.bytes("swapi/films.json"), status: 201) }) { harness in
             try await withShutdown(of: harness.client()) { client in

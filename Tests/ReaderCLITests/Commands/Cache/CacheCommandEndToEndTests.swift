@@ -80,6 +80,25 @@ import TestSupport
         }
     }
 
+    /// The built binary against a server whose answer expired before it was sent (RFC 9111 §4.2.1):
+    /// not reused for SWAPI's day, and what it stored is listed stale, with its Expires.
+    @Test func anExpiredAnswerIsAskedForAgainByTheBinary() async throws {
+        try await withTestServer { request in
+            guard request.path == "/api/films/" else { return .respond(status: 404, headers: [], body: []) }
+            return .json(Fixtures.bytes("swapi/films.json"), headers: [("Expires", "0"), ("ETag", "\"v1\"")])
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            let again = try #require(try await reader.run("films", "--json").json?["meta"] as? [String: Any])
+            #expect(again["source"] as? String == "network", "\(again)")
+            #expect(server.requests.count == 2 && server.requests[1].headers["if-none-match"] == "\"v1\"")
+            let judged = try #require(again["http_cache"] as? [String: Any])
+            #expect(judged["lifetime_from"] as? String == "expires" && judged["freshness_lifetime_seconds"] as? Int == 0)
+            let listed = try #require(try await reader.run("cache", "list", "--json").json?["entries"] as? [[String: Any]])
+            #expect(listed.map { $0["state"] as? String } == ["stale"])
+        }
+    }
+
     @Test func clearPruneAndPath() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
