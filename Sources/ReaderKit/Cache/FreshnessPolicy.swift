@@ -125,8 +125,10 @@ public struct FreshnessPolicy: Sendable, Equatable {
 
     /// How long `entry` stays fresh, as a duration (``freshnessLifetime(of:rule:)``).
     public func lifetime(of entry: CacheEntry, rule: Rule) -> Duration {
-        let seconds = freshnessLifetime(of: entry, rule: rule).seconds
-        return .milliseconds(OutsideNumbers.wholeSeconds(min(seconds, OutsideNumbers.maximumWaitSeconds * 10) * 1000))
+        // Bounded (a century at most) before it becomes milliseconds: an Expires in the year 9999
+        // is "fresh for ever" either way.
+        let seconds = min(freshnessLifetime(of: entry, rule: rule).seconds, OutsideNumbers.maximumWaitSeconds * 10)
+        return .milliseconds(OutsideNumbers.wholeSeconds(seconds * 1000))
     }
 
     /// The current age of `entry` at `now`, in seconds (RFC 9111 §4.2.3): the larger of its
