@@ -248,6 +248,24 @@ import Testing
         #expect(!bounded.mayShow(entry, at: Self.arrived.addingTimeInterval(3601)))
     }
 
+    // MARK: - Numbers from outside
+
+    @Test(arguments: ["99999999999999999999999999", "-0", "1e400", "Fri, 31 Dec 9999 23:59:59 GMT", "Mon, 01 Jan 1900 00:00:00 GMT",
+                      "\u{0}", String(repeating: "9", count: 1000), "Sun, 06 Nov 1994 08:49:37 GMT, Sun, 06 Nov 1994 08:49:37 GMT"])
+    func anyHeaderValueGivesABoundedAgeAndLifetime(_ value: String) {
+        let entry = stored([("Date", value), ("Expires", value), ("Age", value), ("Cache-Control", "max-age=\(value), stale-if-error=\(value)"),
+                            ("Vary", value)])
+        for later in [0.0, 1e10] {
+            let moment = Self.arrived.addingTimeInterval(later)
+            let judged = LoadMetadata.HTTPCacheState(entry, policy: .default, rule: Self.redditRule, at: moment)
+            #expect(judged.currentAgeSeconds >= 0 && judged.freshnessLifetimeSeconds >= 0, "\(value)")
+            #expect(judged.freshnessLifetimeSeconds <= 253_402_300_800, "\(value)")
+            _ = FreshnessPolicy.default.reuse(of: entry, rule: Self.redditRule, requestHeaders: [:], at: moment)
+            _ = FreshnessPolicy.default.mayServeStaleOnError(entry, rule: Self.redditRule, at: moment)
+        }
+        #expect(FreshnessPolicy.ageValue("99999999999999999999999999") == 2_147_483_648)
+    }
+
     // MARK: - HTTP dates (RFC 9110 §5.6.7)
 
     @Test func httpDatesReadInTheirThreeForms() {
