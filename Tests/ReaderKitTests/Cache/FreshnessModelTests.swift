@@ -56,11 +56,19 @@ import Testing
         #expect(reuse(entry, after: 0) == .validate)
     }
 
-    @Test(arguments: ["0", "-1", "yesterday", "Sat, 21 Nov 2026 10:00:00 UTC+1", ""])
+    // The invalid dates of cache-tests' expires-freshness: each a MUST there.
+    @Test(arguments: ["0", "-1", "yesterday", "Sat, 21 Nov 2026 10:00:00 UTC+1", "", "Thu, 18 Aug 2050 02:01:18 UTC",
+                      "Thu, 18 Aug 50 02:01:18 GMT", "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug  2050 02:01:18 GMT",
+                      "Thu, 18-Aug-2050 02:01:18 GMT", "Thu, 18 Aug 2050 02.01.18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT"])
     func anInvalidExpiresIsAlreadyExpired(_ expires: String) {
         let entry = stored([("Date", "Sat, 21 Nov 2026 10:00:00 GMT"), ("Expires", expires)])
         #expect(lifetime(entry) == (0, .expires))
         #expect(reuse(entry, after: 0) == .validate)
+    }
+
+    @Test(arguments: ["THU, 18 Aug 2050 02:01:18 GMT", "Thu, 18 AUG 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 gMT"])
+    func anExpiresInAnotherCaseIsADate(_ expires: String) {
+        #expect(lifetime(stored([("Date", "Sat, 21 Nov 2026 10:00:00 GMT"), ("Expires", expires)])) == (749_145_678, .expires))
     }
 
     @Test func twoExpiresLinesAreNoDate() {
@@ -273,6 +281,8 @@ import Testing
         #expect(HTTPDate.instant("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
         #expect(HTTPDate.instant("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
         #expect(HTTPDate.instant("Sun Nov  6 08:49:37 1994") == expected)
+        #expect(HTTPDate.instant("Sunday, 06-Nov-94 08:49:37 GMT ") == expected, "spaces around a field value are not the value's")
+        #expect(HTTPDate.instant("Thursday, 18-Aug-50 02:01:18 GMT") == Date(timeIntervalSince1970: 2_544_400_878), "50: 2050")
         #expect(HTTPDate.imfFixdate("Sat, 29 Feb 2025 00:00:00 GMT") == nil, "no such day")
         #expect(HTTPDate.instant("0") == nil)
         #expect(HTTPDate.instant("Mon, 01 Jan 0001 00:00:00 GMT") == nil, "no instant reader computes with")
