@@ -236,8 +236,9 @@ struct CacheControl: Equatable {
         for directive in Self.split(header ?? "") {
             let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let rawName = parts.first else { continue }
-            let name = rawName.lowercased()
-            let argument = parts.count == 2 ? String(parts[1]) : nil
+            let name = rawName.trimmingCharacters(in: .whitespaces).lowercased()
+            // `max-age =100` is no `max-age=100`: a space around `=` makes the argument invalid.
+            let argument = parts.count == 2 && name.count == rawName.count ? String(parts[1]) : nil
             guard seen.insert(name).inserted else { continue }
             switch name {
             case "no-cache": noCache = true
