@@ -17,7 +17,9 @@ public struct CacheListing: Sendable, Equatable, Encodable {
 
     /// The URL as requested (from the file: sanitise it before a terminal).
     public var url: String
+    /// The service that answered.
     public var service: ServiceName
+    /// The status of the stored answer.
     public var status: Int
     /// The body's size in bytes.
     public var bytes: Int
