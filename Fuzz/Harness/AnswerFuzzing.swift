@@ -25,6 +25,28 @@ package enum AnswerFuzzing {
     ///   bit 2 Reddit's rate-limit headers, bit 3 an `ETag`; with bit 7 set, the body's first line
     ///   is the text of those headers instead of a well-formed value;
     /// - the rest: the body.
+    /// The HTTP cache's judgement of `response` as stored, at moments from its arrival to far
+    /// beyond: every header it reads (Cache-Control, Date, Expires, Age, Vary) is the input's.
+    static func judgeFreshness(of response: HTTPResponse, now: Date) {
+        let headers = response.headers
+        let vary = headers["Vary"]
+        let stored = CacheEntry(key: "k", service: SWAPIService.name, url: "u", status: response.status, body: response.body,
+                                etag: headers["ETag"], lastModified: headers["Last-Modified"], cacheControl: headers["Cache-Control"],
+                                date: headers["Date"], expires: headers["Expires"], age: headers["Age"], vary: vary,
+                                varyRequest: Vary.requestFingerprint(vary: vary, requestHeaders: headers),
+                                requestedAt: now.addingTimeInterval(-1), fetchedAt: now)
+        for policy in [FreshnessPolicy.default, FreshnessPolicy(maximumAge: .seconds(60), maximumStale: .seconds(3600))] {
+            for later in [0.0, 86_400, 1e10] {
+                let moment = now.addingTimeInterval(later)
+                let rule = RedditService.defaultFreshness
+                _ = policy.reuse(of: stored, rule: rule, requestHeaders: headers, at: moment)
+                _ = policy.mayServeStaleOnError(stored, rule: rule, at: moment)
+                _ = policy.lifetime(of: stored, rule: rule)
+                _ = CacheListing(stored, bytes: stored.bodySize, policy: policy, rule: rule, at: moment)
+            }
+        }
+    }
+
     package static func run(_ input: some Collection<UInt8>) {
         guard let (response, flags) = answer(input) else { return }
         let body = response.body
@@ -35,6 +57,7 @@ package enum AnswerFuzzing {
                            window: RedditService().rateLimitWindow)?
             .waitBeforeNextRequest(at: now, window: RedditService().rateLimitWindow)
         _ = FreshnessPolicy.mayStore(cacheControl: headers["Cache-Control"])
+        judgeFreshness(of: response, now: now)
 
         for resource in SWAPICollection.allCases {
             exercise(resource.resourceType, response, now: now)

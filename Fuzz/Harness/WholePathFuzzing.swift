@@ -88,7 +88,7 @@ public enum WholePathFuzzing {
             guard let stored = try cache.entry(forKey: key) else { return "none" }
             let freshness = FreshnessPolicy.default
             let rule = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
-            _ = (freshness.isFresh(stored, rule: rule, at: now), freshness.mayServeStale(stored, at: now), freshness.lifetime(of: stored, rule: rule))
+            _ = (freshness.isFresh(stored, rule: rule, at: now), freshness.history.mayShow(stored, at: now), freshness.lifetime(of: stored, rule: rule))
             _ = RelativeAge.describe(seconds: stored.ageSeconds(at: now))
             _ = ReaderJSON.formatTimestamp(stored.fetchedAt)
             guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: stored.body) else { return "none" }

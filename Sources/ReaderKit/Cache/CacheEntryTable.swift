@@ -24,8 +24,8 @@ enum CacheEntryTable {
             do { entry = try CacheEntry(row: row) } catch {
                 // GRDB's own text quotes the row: say which column, never what it holds.
                 let text = "\(error)"
-                let column = ["api", "key", "url", "status", "body", "contentType", "etag", "lastModified", "cacheControl", "fetchedAt",
-                              "lastUsedAt", "bodySize"].first { text.contains("column: \"\($0)\"") }
+                let column = (["api", "key", "url", "status", "body", "fetchedAt", "lastUsedAt", "bodySize", "requestedAt"]
+                              + CacheEntry.optionalTextColumns).first { text.contains("column: \"\($0)\"") }
                 throw CacheFailure(.damagedEntry, path: path, detail: "the entry holds a value no entry can have" + (column.map { " (its \($0) column)" } ?? ""))
             }
         }
@@ -42,15 +42,19 @@ enum CacheEntryTable {
         // statement: GRDB's statement keeps the arguments it last ran with, and the body would
         // stay in memory as long as the connection (a library user's app) lives.
         try db.makeStatement(sql: """
-            INSERT INTO response (key, api, url, status, body, contentType, etag, lastModified, cacheControl, fetchedAt, lastUsedAt, bodySize)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO response (key, api, url, status, body, contentType, etag, lastModified, cacheControl, fetchedAt, lastUsedAt, bodySize,
+                                  dateHeader, expiresHeader, ageHeader, varyHeader, varyRequest, requestedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO UPDATE SET api = excluded.api, url = excluded.url, status = excluded.status, body = excluded.body,
                 contentType = excluded.contentType, etag = excluded.etag, lastModified = excluded.lastModified,
                 cacheControl = excluded.cacheControl, fetchedAt = excluded.fetchedAt, lastUsedAt = excluded.lastUsedAt,
-                bodySize = excluded.bodySize
+                bodySize = excluded.bodySize, dateHeader = excluded.dateHeader, expiresHeader = excluded.expiresHeader,
+                ageHeader = excluded.ageHeader, varyHeader = excluded.varyHeader, varyRequest = excluded.varyRequest,
+                requestedAt = excluded.requestedAt
             """).execute(arguments: [entry.key, entry.service.rawValue, entry.url, entry.status, entry.body, entry.contentType, entry.etag,
                                      entry.lastModified, entry.cacheControl, StoredDate.databaseValue(entry.fetchedAt),
-                                     StoredDate.databaseValue(entry.lastUsedAt), entry.bodySize])
+                                     StoredDate.databaseValue(entry.lastUsedAt), entry.bodySize, entry.date, entry.expires, entry.age,
+                                     entry.vary, entry.varyRequest, entry.requestedAt.map(StoredDate.databaseValue) ?? .null])
         guard let sizeLimit else { return 0 }
         return try evict(toFit: sizeLimit, keeping: entry.key, db)
     }
@@ -80,25 +84,27 @@ enum CacheEntryTable {
             .execute(arguments: [StoredDate.databaseValue(now), key])
     }
 
-    /// Marks the entry under `key` as confirmed unchanged at `now`, taking the validators and
-    /// `Cache-Control` a `304` sent, when it sent them.
+    /// Marks the entry under `key` as confirmed unchanged at `now`, with what a `304` said
+    /// (``CacheEntry/Confirmation``).
     /// - Returns: the updated entry, or nil when there is none.
-    static func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?, cacheControl: String?,
-                                _ db: Database) throws -> CacheEntry? {
+    static func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation, _ db: Database) throws -> CacheEntry? {
         let statement = try db.cachedStatement(sql: "SELECT * FROM response WHERE key = ? LIMIT 1")
         guard let row = try Row.fetchOne(statement, arguments: [key]) else { return nil }
         guard var entry = CacheEntry(storedRow: row) else {
             // A row of another shape: GRDB's decoding reads it (or fails) and its update writes it back, as always.
             guard var entry = try CacheEntry.fetchOne(db, key: key) else { return nil }
-            entry.confirm(at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+            entry.confirm(at: now, by: confirmation)
             try entry.update(db)
             return entry
         }
-        entry.confirm(at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+        entry.confirm(at: now, by: confirmation)
         // The other columns hold what `entry.update(db)` would write back into them: only these change.
-        try db.cachedStatement(sql: "UPDATE response SET fetchedAt = ?, lastUsedAt = ?, etag = ?, lastModified = ?, cacheControl = ? WHERE key = ?")
-            .execute(arguments: [StoredDate.databaseValue(entry.fetchedAt), StoredDate.databaseValue(entry.lastUsedAt), entry.etag,
-                                 entry.lastModified, entry.cacheControl, key])
+        try db.cachedStatement(sql: """
+            UPDATE response SET fetchedAt = ?, lastUsedAt = ?, etag = ?, lastModified = ?, cacheControl = ?, expiresHeader = ?,
+                dateHeader = ?, ageHeader = ?, requestedAt = ? WHERE key = ?
+            """).execute(arguments: [StoredDate.databaseValue(entry.fetchedAt), StoredDate.databaseValue(entry.lastUsedAt), entry.etag,
+                                     entry.lastModified, entry.cacheControl, entry.expires, entry.date, entry.age,
+                                     entry.requestedAt.map(StoredDate.databaseValue) ?? .null, key])
         return entry
     }
 
@@ -144,6 +150,22 @@ enum CacheEntryTable {
         let bytes = try Double.fetchOne(db, sql: "SELECT TOTAL(length(body)) FROM response\(filter)", arguments: selection.arguments) ?? 0
         try db.execute(sql: "DELETE FROM response\(filter)", arguments: selection.arguments)
         return CacheRemoval(entries: db.changesCount, bytes: byteCount(bytes))
+    }
+
+    /// Every entry (of `service`, when given) without its body, which a listing does not need,
+    /// with its body's size, by service and URL; a row that does not read as an entry is left out.
+    static func listing(service: ServiceName?, _ db: Database) throws -> [(entry: CacheEntry, bytes: Int)] {
+        let columns = ["key", "api", "url", "status", "fetchedAt", "lastUsedAt", "requestedAt"] + CacheEntry.optionalTextColumns
+        let filter = service == nil ? "" : " WHERE api = ?"
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(columns.joined(separator: ", ")), X'' AS body, length(body) AS bodySize FROM response\(filter) ORDER BY api, url
+            """, arguments: StatementArguments(service.map { [$0.rawValue] } ?? []))
+        var listing: [(entry: CacheEntry, bytes: Int)] = []
+        while let row = try rows.next() {
+            guard let entry = CacheEntry(storedRow: row), OutsideNumbers.isPlausible(entry.fetchedAt) else { continue }
+            listing.append((entry, entry.bodySize))
+        }
+        return listing
     }
 
     /// How many entries there are.

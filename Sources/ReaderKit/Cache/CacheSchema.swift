@@ -71,6 +71,15 @@ enum CacheSchema {
                 table.column("observedAt", .datetime).notNull()
             }
         }
+        // v4: what RFC 9111 judges a stored response by (its Date, Expires, Age and Vary, what the
+        // request held in the fields Vary names, and when the request was sent). An older entry
+        // has none of them, and is judged by what it kept.
+        migrator.registerMigration("v4") { db in
+            try db.alter(table: CacheEntry.databaseTableName) { table in
+                for column in ["dateHeader", "expiresHeader", "ageHeader", "varyHeader", "varyRequest"] { table.add(column: column, .text) }
+                table.add(column: "requestedAt", .datetime)
+            }
+        }
         // v5: when each resource was last opened (VisitTable), for "new since you were last here".
         migrator.registerMigration("v5") { db in
             try VisitTable.create(db)

@@ -168,9 +168,9 @@ actor CacheStore {
     }
 
     /// Marks the entry under `key` as confirmed by a `304` at `now`, with what the `304` said.
-    func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?, cacheControl: String?) async {
+    func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) async {
         await write { (cache) async throws(CacheFailure) in
-            try await cache.markRevalidated(key: key, at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+            try await cache.markRevalidated(key: key, at: now, by: confirmation)
         }
     }
 

@@ -1,26 +1,39 @@
 import Foundation
 
-/// How long a stored response is served without asking the network, and how old a copy may be
-/// served when the network fails.
+/// The HTTP cache's rules (RFC 9111, with RFC 5861's stale directives), in one place: whether a
+/// response may be stored, how long it stays fresh, how old it is, and whether a stored copy may
+/// answer a request without the network. Every load judges its copy here, whatever its service.
 ///
-/// An entry's lifetime is decided in this order; the first that applies wins:
-/// 1. ``maximumAge`` (`--max-age`), given by the user.
-/// 2. The response's `Cache-Control`: `no-cache` makes it never fresh; `max-age=N` gives N seconds,
-///    but never less than the service's ``Rule/minimumLifetime``.
-/// 3. The service's ``Rule/defaultLifetime``.
+/// An entry's freshness lifetime (§4.2.1) is decided in this order; the first that applies wins:
+/// 1. ``maximumAge`` (`--max-age`), given by the user: a departure they choose, replacing what
+///    the server said.
+/// 2. The response's `max-age` (every `Cache-Control` line read as one list; the first `max-age`
+///    counts). An invalid one (negative, quoted, not a number) makes the response stale. A valid
+///    one is never less than the service's ``Rule/minimumLifetime``: a documented departure.
+/// 3. `Expires` minus `Date` (the time the response arrived when `Date` is missing or invalid); an
+///    invalid `Expires` (`0`, not a date) means already expired (§5.3).
+/// 4. Heuristics (§4.2.2), only when neither is present and only for a heuristically cacheable
+///    status (RFC 9110 §15.1) or a response marked `public`: the service's
+///    ``Rule/defaultLifetime``.
 ///
-/// Each service gives its rule (``Service/freshness``): an API that sends no freshness
-/// information and whose data does not change may say a day; one that sends `max-age=0` on
-/// everything yet rate-limits hard may set a floor of a minute, so that running the same command
-/// twice does not cost a request. `must-revalidate` is not obeyed for failures: a copy is still served when the network fails, always with a
-/// notice, and ``maximumStale`` (`--max-stale`) bounds how old that copy may be.
-/// A `no-store` response is never written.
+/// A copy is fresh while its current age (§4.2.3: from `Age`, `Date`, and when it was asked for
+/// and arrived) is less than its lifetime. `no-cache` makes a copy need validation every time;
+/// so does `Vary: *`, and a `Vary` whose request headers differ from the request's. `no-store` in
+/// any line keeps a response out of the cache file altogether.
+///
+/// What the HTTP cache may not reuse is not lost: what is stored is also the user's ``History``
+/// (RFC 9111 §6), a path of its own — shown only when the network fails or offline, always with
+/// its age, and bounded by ``maximumStale`` (`--max-stale`).
 public struct FreshnessPolicy: Sendable, Equatable {
-    /// One service's lifetimes.
+    /// One service's settings.
     public struct Rule: Sendable, Equatable {
-        /// The lifetime when the response says nothing.
+        /// The service's heuristic freshness (RFC 9111 §4.2.2): the lifetime of a response with a
+        /// heuristically cacheable status that has neither `max-age` nor `Expires`.
         public var defaultLifetime: Duration
-        /// The shortest lifetime, whatever `max-age` the response gives.
+        /// The shortest lifetime a valid `max-age` gives, whatever its value: a deliberate
+        /// departure from RFC 9111 (Reddit's `max-age=0, must-revalidate` is reused for this long),
+        /// so that running the same command twice does not cost a request. Zero by default, which
+        /// keeps to the RFC.
         public var minimumLifetime: Duration
 
         public init(defaultLifetime: Duration, minimumLifetime: Duration = .zero) {
@@ -29,9 +42,10 @@ public struct FreshnessPolicy: Sendable, Equatable {
         }
     }
 
-    /// `--max-age`: when set, an entry is fresh exactly while it is younger than this.
+    /// `--max-age`: when set, an entry is fresh exactly while its current age is less than this,
+    /// whatever the response said (though never when its `Vary` does not match).
     public var maximumAge: Duration?
-    /// `--max-stale`: when set, a copy older than this is never served, even when the network fails.
+    /// `--max-stale`: when set, history older than this is never shown, even when the network fails.
     public var maximumStale: Duration?
 
     /// Each service's own rule, with neither bound.
@@ -42,53 +56,274 @@ public struct FreshnessPolicy: Sendable, Equatable {
         self.maximumStale = maximumStale
     }
 
-    /// How long `entry` stays fresh after its `fetchedAt`, under its service's `rule`.
-    public func lifetime(of entry: CacheEntry, rule: Rule) -> Duration {
-        if let maximumAge { return maximumAge }
-        let control = CacheControl(entry.cacheControl)
-        if control.noCache { return .zero }
-        if let maxAge = control.maxAge { return max(.seconds(maxAge), rule.minimumLifetime) }
-        return rule.defaultLifetime
+    // MARK: - Storing (RFC 9111 §3)
+
+    /// Whether a response with these header lines may be written at all: never with `no-store`
+    /// in any `Cache-Control` line (neither the HTTP cache nor the history keeps it).
+    public static func mayStore(_ headers: HeaderFields) -> Bool {
+        !CacheControl(headers).noStore
     }
 
-    /// Whether `entry` may be served at `now` without the network, under its service's `rule`.
-    public func isFresh(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
-        let age = now.timeIntervalSince(entry.fetchedAt)
-        return age >= 0 && age < lifetime(of: entry, rule: rule).inSeconds
-    }
-
-    /// Whether `entry` is young enough to be served in place of an error, or offline.
-    public func mayServeStale(_ entry: CacheEntry, at now: Date) -> Bool {
-        guard let maximumStale else { return true }
-        return now.timeIntervalSince(entry.fetchedAt) <= maximumStale.inSeconds
-    }
-
-    /// Whether a response with this `Cache-Control` may be written at all.
+    /// As ``mayStore(_:)``, from one `Cache-Control` value (every line combined).
     public static func mayStore(cacheControl: String?) -> Bool {
         !CacheControl(cacheControl).noStore
     }
+
+    /// The statuses RFC 9110 §15.1 defines as heuristically cacheable.
+    public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Whether the HTTP cache may reuse `entry` at all (RFC 9111 §3): its status is heuristically
+    /// cacheable, or it gave explicit freshness (`max-age`, `Expires`) or `public`/`private`. Any
+    /// other stored response (a `201` without freshness) is history only.
+    public static func isReusable(_ entry: CacheEntry) -> Bool {
+        let control = CacheControl(entry.cacheControl)
+        if control.noStore { return false }
+        return heuristicallyCacheableStatuses.contains(entry.status) || control.maxAge != nil || entry.expires != nil
+            || control.isPublic || control.isPrivate
+    }
+
+    // MARK: - Freshness (RFC 9111 §4.2)
+
+    /// Where an entry's freshness lifetime came from.
+    public enum LifetimeBasis: String, Sendable, Equatable, Codable {
+        /// The user's ``FreshnessPolicy/maximumAge``.
+        case userMaximumAge = "max-age-option"
+        /// The response's `max-age` (valid or not).
+        case maxAge = "max-age"
+        /// The service's floor raised a `max-age` (``Rule/minimumLifetime``).
+        case serviceFloor = "service-floor"
+        /// `Expires` minus `Date`.
+        case expires
+        /// The service's heuristic (``Rule/defaultLifetime``).
+        case heuristic
+        /// Nothing allows one: the status is not heuristically cacheable and no freshness was given.
+        case none
+    }
+
+    /// The freshness lifetime of `entry`, in seconds, and what gave it, under its service's `rule`.
+    public func freshnessLifetime(of entry: CacheEntry, rule: Rule) -> (seconds: Double, basis: LifetimeBasis) {
+        if let maximumAge { return (maximumAge.inSeconds, .userMaximumAge) }
+        let control = CacheControl(entry.cacheControl)
+        switch control.maxAge {
+        case .valid(let seconds)?:
+            let floor = rule.minimumLifetime.inSeconds
+            return Double(seconds) < floor ? (floor, .serviceFloor) : (Double(seconds), .maxAge)
+        case .invalid?:
+            return (0, .maxAge)
+        case nil:
+            break
+        }
+        if let expires = entry.expires {
+            // An invalid date, `0` above all, is a time in the past (§5.3).
+            guard let expiry = HTTPDate.instant(expires) else { return (0, .expires) }
+            let date = HTTPDate.instant(entry.date) ?? entry.fetchedAt
+            return (max(0, expiry.timeIntervalSince(date)), .expires)
+        }
+        guard Self.heuristicallyCacheableStatuses.contains(entry.status) || control.isPublic else { return (0, .none) }
+        return (rule.defaultLifetime.inSeconds, .heuristic)
+    }
+
+    /// How long `entry` stays fresh, as a duration (``freshnessLifetime(of:rule:)``).
+    public func lifetime(of entry: CacheEntry, rule: Rule) -> Duration {
+        // Bounded (a century at most) before it becomes milliseconds: an Expires in the year 9999
+        // is "fresh for ever" either way.
+        let seconds = min(freshnessLifetime(of: entry, rule: rule).seconds, OutsideNumbers.maximumWaitSeconds * 10)
+        return .milliseconds(OutsideNumbers.wholeSeconds(seconds * 1000))
+    }
+
+    /// The current age of `entry` at `now`, in seconds (RFC 9111 §4.2.3): the larger of its
+    /// apparent age (when it arrived minus its `Date`) and its `Age` plus the time the request
+    /// took, plus how long it has been stored. Never negative; an invalid `Age` or `Date` is ignored.
+    public static func currentAge(of entry: CacheEntry, at now: Date) -> Double {
+        let responseTime = entry.fetchedAt
+        let apparentAge = HTTPDate.instant(entry.date).map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
+        let responseDelay = max(0, entry.requestedAt.map { responseTime.timeIntervalSince($0) } ?? 0)
+        let correctedAgeValue = Double(ageValue(entry.age) ?? 0) + responseDelay
+        let correctedInitialAge = max(apparentAge, correctedAgeValue)
+        let residentTime = max(0, now.timeIntervalSince(responseTime))
+        return correctedInitialAge + residentTime
+    }
+
+    /// The `Age` header's delta-seconds (RFC 9111 §5.1); nil when absent or invalid (a list, a sign,
+    /// a fraction), which a cache ignores. A value past 2^31 is 2^31 (§1.2.2).
+    static func ageValue(_ header: String?) -> Int64? {
+        guard let header else { return nil }
+        return CacheControl.deltaSeconds(header.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether `entry` is fresh at `now` (its current age is less than its lifetime), under its
+    /// service's `rule`. Whether it may be reused also depends on ``reuse(of:rule:requestHeaders:at:)``.
+    public func isFresh(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
+        Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds
+    }
+
+    // MARK: - Reuse (RFC 9111 §4, RFC 5861)
+
+    /// What the HTTP cache may do with a stored copy for a request.
+    public enum Reuse: String, Sendable, Equatable {
+        /// Fresh, and matching the request: answered without the network.
+        case fresh
+        /// Stale within the server's `stale-while-revalidate`: answered now, and revalidated
+        /// behind the answer.
+        case staleWhileRevalidate = "stale-while-revalidate"
+        /// Only after the server confirms it (or replaces it).
+        case validate
+    }
+
+    /// Whether `entry` may answer a request that sends `requestHeaders` at `now`, under its
+    /// service's `rule`: fresh and matching its `Vary`, reusable at all (§3), without `no-cache`
+    /// (unless the user's ``maximumAge`` says otherwise), or within `stale-while-revalidate`.
+    public func reuse(of entry: CacheEntry, rule: Rule, requestHeaders: HeaderFields, at now: Date) -> Reuse {
+        guard Vary.matches(entry, requestHeaders: requestHeaders), Self.isReusable(entry) else { return .validate }
+        let control = CacheControl(entry.cacheControl)
+        if control.noCache && maximumAge == nil { return .validate }
+        let age = Self.currentAge(of: entry, at: now)
+        let lifetime = freshnessLifetime(of: entry, rule: rule).seconds
+        if age < lifetime { return .fresh }
+        if maximumAge == nil, !control.mustRevalidate, let window = control.staleWhileRevalidate, age < lifetime + Double(window) {
+            return .staleWhileRevalidate
+        }
+        return .validate
+    }
+
+    /// Whether the HTTP cache itself may answer with stale `entry` when the network fails at
+    /// `now` (RFC 5861 `stale-if-error`, which `must-revalidate` and `no-cache` take away).
+    /// Outside it, a copy shown is history (``History``).
+    public func mayServeStaleOnError(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
+        let control = CacheControl(entry.cacheControl)
+        guard !control.mustRevalidate, !control.noCache, let window = control.staleIfError, Self.isReusable(entry) else { return false }
+        return Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds + Double(window)
+    }
+
+    /// The earlier name of the history's judgement, ``History/mayShow(_:at:)``.
+    @available(*, deprecated, renamed: "history.mayShow(_:at:)")
+    public func mayServeStale(_ entry: CacheEntry, at now: Date) -> Bool {
+        history.mayShow(entry, at: now)
+    }
 }
 
-/// The `Cache-Control` directives the cache obeys.
+/// The `Cache-Control` directives the cache obeys, from every line of the field read as one list
+/// (RFC 9111 §5.2). Commas inside a quoted string do not split it; of a directive given twice,
+/// the first counts (§4.2.1).
 struct CacheControl: Equatable {
-    var maxAge: Int64?
+    /// A delta-seconds argument: valid, or present and invalid (negative, quoted, not a number).
+    enum Seconds: Equatable {
+        case valid(Int64)
+        case invalid
+    }
+
+    var maxAge: Seconds?
+    var staleWhileRevalidate: Int64?
+    var staleIfError: Int64?
     var noCache = false
     var noStore = false
+    var mustRevalidate = false
+    var isPublic = false
+    var isPrivate = false
+
+    /// The directives of every `Cache-Control` line of `headers`.
+    init(_ headers: HeaderFields) {
+        self.init(Self.combined(headers))
+    }
+
+    /// Every `Cache-Control` line of `headers` as one list value; nil when there is none.
+    static func combined(_ headers: HeaderFields) -> String? {
+        HeaderList.combined("Cache-Control", in: headers)
+    }
 
     init(_ header: String?) {
-        for directive in (header ?? "").split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            switch parts.first?.lowercased() {
+        var seen = Set<String>()
+        for directive in Self.split(header ?? "") {
+            let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let rawName = parts.first else { continue }
+            let name = rawName.trimmingCharacters(in: .whitespaces).lowercased()
+            // `max-age =100` is no `max-age=100`: a space around `=` makes the argument invalid.
+            let argument = parts.count == 2 && name.count == rawName.count ? String(parts[1]) : nil
+            guard seen.insert(name).inserted else { continue }
+            switch name {
             case "no-cache": noCache = true
             case "no-store": noStore = true
-            case "max-age":
-                // A value that does not parse is ignored, as if the directive were absent (RFC 9111 §4.2.1).
-                if parts.count == 2, let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 {
-                    maxAge = min(seconds, 10 * 365 * 86_400)
-                }
+            case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+            case "public": isPublic = true
+            case "private": isPrivate = true
+            case "max-age": maxAge = argument.flatMap(Self.deltaSeconds).map(Seconds.valid) ?? .invalid
+            case "stale-while-revalidate": staleWhileRevalidate = argument.flatMap(Self.deltaSeconds)
+            case "stale-if-error": staleIfError = argument.flatMap(Self.deltaSeconds)
             default: break
             }
         }
+    }
+
+    /// The directives of a list, split at commas outside quoted strings, each trimmed of spaces.
+    static func split(_ value: String) -> [String] {
+        var directives: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in value {
+            if escaped { escaped = false; current.append(character); continue }
+            switch character {
+            case "\\" where quoted: escaped = true; current.append(character)
+            case "\"": quoted.toggle(); current.append(character)
+            case "," where !quoted:
+                directives.append(current)
+                current = ""
+            default: current.append(character)
+            }
+        }
+        directives.append(current)
+        return directives.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// delta-seconds (RFC 9111 §1.2.2): ASCII digits only, a value past 2^31 taken as 2^31.
+    static func deltaSeconds(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        let limit: Int64 = 2_147_483_648
+        guard text.utf8.count <= 18, let value = Int64(text) else { return limit }
+        return min(value, limit)
+    }
+}
+
+/// A field's lines read as one list (RFC 9110 §5.3).
+enum HeaderList {
+    /// Every line of `name` in `headers`, joined by `, `; nil when there is none.
+    static func combined(_ name: String, in headers: HeaderFields) -> String? {
+        let lines = headers.fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        return lines.isEmpty ? nil : lines.joined(separator: ", ")
+    }
+}
+
+/// `Vary` (RFC 9111 §4.1): a stored response answers only a request whose headers named in its
+/// `Vary` match those of the request it answered; `Vary: *` matches none.
+public enum Vary {
+    /// The request header fields reader never compares: a credential is never written to the
+    /// cache file, so `Vary: Authorization` compares whether one was sent, not its value.
+    static let comparedByPresenceOnly: Set<String> = ["authorization"]
+
+    /// The field names a `Vary` value lists, lowercased; `*` stays `*`.
+    static func names(_ vary: String?) -> [String] {
+        Set((vary ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }).sorted()
+    }
+
+    /// What the request's fields named by `vary` hold, one `name: value` line each (absent fields
+    /// are empty), as stored with the response; nil when it has no `Vary`.
+    public static func requestFingerprint(vary: String?, requestHeaders: HeaderFields) -> String? {
+        let names = names(vary)
+        guard !names.isEmpty else { return nil }
+        return names.map { name in
+            let value = HeaderList.combined(name, in: requestHeaders)
+            if comparedByPresenceOnly.contains(name) { return "\(name): \(value == nil ? "" : "present")" }
+            let normalised = (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+            return "\(name): \(normalised)"
+        }.joined(separator: "\n")
+    }
+
+    /// Whether `entry` may answer a request with `requestHeaders` as far as its `Vary` goes.
+    public static func matches(_ entry: CacheEntry, requestHeaders: HeaderFields) -> Bool {
+        let names = names(entry.vary)
+        if names.isEmpty { return true }
+        if names.contains("*") { return false }
+        return requestFingerprint(vary: entry.vary, requestHeaders: requestHeaders) == entry.varyRequest
     }
 }
 

@@ -20,11 +20,12 @@ import GRDBSQLite
 /// - ``entry(forKey:)``
 /// - ``store(_:sizeLimit:)``
 /// - ``recordUse(_:service:key:at:)``
-/// - ``markRevalidated(key:at:etag:lastModified:cacheControl:)``
+/// - ``markRevalidated(key:at:by:)``
 /// - ``deleteEntry(forKey:)``
 /// - ``clear(service:)``
 /// - ``prune(fetchedBefore:service:)``
 /// - ``statistics()``
+/// - ``listing(service:)``
 /// - ``moveAside(path:now:)``
 public struct ResponseCache: Sendable {
     package let writer: any DatabaseWriter
@@ -150,24 +151,22 @@ public struct ResponseCache: Sendable {
         }
     }
 
-    /// Marks the entry under `key` as confirmed unchanged at `now` (a `304 Not Modified`), taking
-    /// the validators and `Cache-Control` the `304` sent, when it sent them.
+    /// Marks the entry under `key` as confirmed unchanged at `now` (a `304 Not Modified`), with
+    /// the header fields the `304` sent (``CacheEntry/Confirmation``, RFC 9111 §4.3.4).
     /// - Returns: the updated entry, or nil when there is none.
     @discardableResult
-    public func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?,
-                                cacheControl: String?) throws(CacheFailure) -> CacheEntry? {
+    public func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) throws(CacheFailure) -> CacheEntry? {
         try perform(.write { db in
-            try CacheEntryTable.markRevalidated(key: key, at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl, db)
+            try CacheEntryTable.markRevalidated(key: key, at: now, by: confirmation, db)
         })
     }
 
-    /// As ``markRevalidated(key:at:etag:lastModified:cacheControl:)``, waiting on GRDB's queue
+    /// As ``markRevalidated(key:at:by:)``, waiting on GRDB's queue
     /// rather than blocking.
     @discardableResult
-    func markRevalidated(key: String, at now: Date, etag: String?, lastModified: String?,
-                         cacheControl: String?) async throws(CacheFailure) -> CacheEntry? {
+    func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) async throws(CacheFailure) -> CacheEntry? {
         try await perform(.write { db in
-            try CacheEntryTable.markRevalidated(key: key, at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl, db)
+            try CacheEntryTable.markRevalidated(key: key, at: now, by: confirmation, db)
         })
     }
 
@@ -226,6 +225,17 @@ public struct ResponseCache: Sendable {
         let removal = try await perform(.write(changingContent: true) { db in try CacheEntryTable.remove(selection, db) })
         if removal.entries > 0 { try await run { try await writer.vacuum() } }
         return removal
+    }
+
+    /// Every entry (of `service`, when given), without its body, and its body's size: what
+    /// `reader cache list` shows. Rows that do not read as an entry are left out.
+    public func listing(service: ServiceName? = nil) throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
+        try perform(.read { db in try CacheEntryTable.listing(service: service, db) })
+    }
+
+    /// As ``listing(service:)``, waiting on GRDB's queue rather than blocking.
+    func listing(service: ServiceName? = nil) async throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
+        try await perform(.read { db in try CacheEntryTable.listing(service: service, db) })
     }
 
     /// How many entries the cache holds.

@@ -88,7 +88,7 @@ enum StoredDate {
         } ?? nil
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -98,7 +98,7 @@ enum StoredDate {
 
     /// Days from 1970-01-01 to the given day of the (proleptic) Gregorian calendar
     /// (Howard Hinnant's `days_from_civil`).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = shiftedYear / 400
         let yearOfEra = shiftedYear - era * 400

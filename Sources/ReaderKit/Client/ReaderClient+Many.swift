@@ -31,6 +31,9 @@ extension LoadMetadata {
             combined.fetchedAt = min(combined.fetchedAt, part.fetchedAt)
             combined.ageSeconds = max(combined.ageSeconds, part.ageSeconds)
             combined.errorCode = combined.errorCode ?? part.errorCode
+            // One copy's judgement says nothing of several pages.
+            if combined.servedAs != part.servedAs { combined.servedAs = nil }
+            combined.httpCache = nil
         }
         return combined
     }

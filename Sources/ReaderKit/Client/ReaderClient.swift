@@ -67,6 +67,7 @@ public final class ReaderClient: Sendable {
     /// One attempt of a load (``checkConnectivity(of:timeout:)`` sends through it too).
     let pipeline: RequestPipeline
     private let loop: PolicyLoop
+    private let revalidations: BackgroundWork
 
     /// Creates a client.
     /// - Parameters:
@@ -84,6 +85,8 @@ public final class ReaderClient: Sendable {
         self.logger = logger
         self.now = now
         let handler = ErrorHandler(retryPolicy: configuration.retryPolicy)
+        let background = BackgroundWork()
+        self.revalidations = background
         self.transport = TransportHolder(transport) {
             AsyncHTTPTransport(connectTimeout: configuration.timeout, maximumBodySize: configuration.maximumBodySize)
         }
@@ -95,12 +98,14 @@ public final class ReaderClient: Sendable {
         self.pipeline = RequestPipeline(configuration: configuration, transport: self.transport, credentials: credentials,
                                         rateLimits: rateLimits, cache: cache, logger: logger, now: now)
         self.loop = PolicyLoop(configuration: configuration, handler: handler, pipeline: pipeline, cache: cache,
-                               credentials: credentials, notices: notices, logger: logger, sleep: sleep, now: now)
+                               credentials: credentials, notices: notices, logger: logger, sleep: sleep, now: now,
+                               revalidations: background)
     }
 
     /// Closes the transport's connections, and leaves what was stored in the cache file itself
     /// (see ``ResponseCache/finishWrites()``).
     public func shutdown() async {
+        await finishRevalidations()
         await transport.shutdown()
         await cache.finishWrites()
     }
@@ -117,6 +122,12 @@ public final class ReaderClient: Sendable {
 
     /// Every secret this client has held (the authenticators' and each credential): a failure's
     /// text is shown without them.
+    /// Waits for the revalidations begun behind `stale-while-revalidate` answers (RFC 5861), so
+    /// that what they fetched is stored; ``shutdown()`` waits for them too.
+    public func finishRevalidations() async {
+        await revalidations.finish()
+    }
+
     var secrets: Set<String> {
         get async { await credentials.secrets }
     }
@@ -151,6 +162,18 @@ public final class ReaderClient: Sendable {
             var enforced = state
             enforced.resetAt = until
             return enforced
+        }
+    }
+
+    /// Every entry the cache holds (of `service`, when given), judged as a load would judge it:
+    /// its current age, freshness lifetime and state, under its service's rule (a service not
+    /// configured here has no heuristic). An empty list when there is no cache file yet.
+    public func cacheListing(service: ServiceName? = nil) async throws(ReaderError) -> [CacheListing] {
+        let rows = try await cache.manage(ifMissing: { _ in [] }) { (cache) async throws(CacheFailure) in try await cache.listing(service: service) }
+        let now = now()
+        return rows.map { row in
+            let rule = configuration.services[row.entry.service]?.freshness ?? FreshnessPolicy.Rule(defaultLifetime: .zero)
+            return CacheListing(row.entry, bytes: row.bytes, policy: configuration.freshness, rule: rule, at: now)
         }
     }
 

@@ -18,6 +18,9 @@ struct PolicyLoop: Sendable {
     let logger: Logger
     let sleep: @Sendable (Duration) async throws -> Void
     let now: @Sendable () -> Date
+    /// The revalidations begun behind `stale-while-revalidate` answers, which the client waits for
+    /// when it shuts down.
+    let revalidations: BackgroundWork
 
     /// Loads `endpoint` (``ReaderClient/load(_:options:)``).
     func load<Value>(_ endpoint: Endpoint<Value>, options: LoadOptions) async throws(LoadFailure) -> Loaded<Value> {
@@ -30,25 +33,42 @@ struct PolicyLoop: Sendable {
         let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)
         let freshness = configuration.freshness
         let rule = service.freshness
-        let servable = cached.map { freshness.mayServeStale($0.entry, at: now()) } ?? false
+        // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
+        // network; the history (§6) decides what may still be shown offline or on a failure.
+        let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: request.headers, at: now()) }
+        let history = freshness.history
+        let showable = cached.map { history.mayShow($0.entry, at: now()) } ?? false
 
         switch (options.cacheMode, cached) {
         case (.offline, nil):
             let error = ReaderError.cache(CacheFailure(.notCached, path: opened?.path ?? "", detail: "no entry for \(key)"))
             let context = ErrorContext(mode: options.mode, cachedCopy: .none)
             throw LoadFailure(error: error, decision: handler.decide(error, in: context), context: context)
-        case (.offline, let cached?) where !servable:
+        case (.offline, let cached?) where !showable:
             let error = ReaderError.cache(CacheFailure(.tooOld, path: opened?.path ?? "", detail:
                 "the copy of \(key) is \(RelativeAge.describe(seconds: cached.entry.ageSeconds(at: now()))) old"))
             let context = ErrorContext(mode: options.mode, cachedCopy: .olderThanMaxStale)
             throw LoadFailure(error: error, decision: handler.decide(error, in: context), context: context)
-        case (.offline, let cached?),
-             (.normal, let cached?) where freshness.isFresh(cached.entry, rule: rule, at: now()):
+        case (.offline, let cached?):
             await cache.recordUse(.hit, service: endpoint.service, key: key)
-            return loaded(cached.value, from: cached.entry, rule: rule)
+            // Offline, a copy the cache would answer with anyway is fresh; any other is history.
+            return loaded(cached.value, from: cached.entry, rule: rule, servedAs: reuse == .fresh ? .fresh : .history)
+        case (.normal, let cached?) where reuse == .fresh:
+            await cache.recordUse(.hit, service: endpoint.service, key: key)
+            return loaded(cached.value, from: cached.entry, rule: rule, servedAs: .fresh)
+        case (.normal, let cached?) where reuse == .staleWhileRevalidate:
+            await cache.recordUse(.hit, service: endpoint.service, key: key)
+            revalidations.start { [pipeline, cache, logger, now] in
+                await Self.revalidateBehind(endpoint, copy: cached.entry, service: service, request: request, url: url, key: key,
+                                            deadline: ContinuousClock.now.advanced(by: configuration.timeout), pipeline: pipeline,
+                                            cache: cache, logger: logger, now: now)
+            }
+            return loaded(cached.value, from: cached.entry, rule: rule, servedAs: .staleWhileRevalidate)
         default:
             break
         }
+        // What the ErrorHandler may serve in place of a failure is what the history may show.
+        let servable = showable
 
         let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
         let authenticator = service.authenticator
@@ -76,9 +96,9 @@ struct PolicyLoop: Sendable {
                 case .body(let result):
                     await cache.recordUse(.miss, service: endpoint.service, key: key)
                     return result
-                case .notModified(let response):
+                case .notModified(let response, let requestedAt):
                     guard let cached else { throw ReaderError.bug("304 Not Modified taken as a confirmation with no cached copy") }
-                    return await revalidated(cached, by: response, key: key)
+                    return await revalidated(cached, by: response, requestedAt: requestedAt, key: key, rule: rule)
                 }
             } catch let failure {
                 // A server may echo what it was sent: never show a credential back.
@@ -121,7 +141,8 @@ struct PolicyLoop: Sendable {
             case .ignore(.servedStale):
                 guard let copy = cached else { throw LoadFailure(error: .bug("stale data decided with no cached copy"), decision: .alert) }
                 await cache.recordUse(.hit, service: endpoint.service, key: key)
-                return await servedStale(copy, insteadOf: error, rule: rule)
+                let servedAs: LoadMetadata.CachedAnswer = freshness.mayServeStaleOnError(copy.entry, rule: rule, at: now()) ? .staleIfError : .history
+                return await servedStale(copy, insteadOf: error, rule: rule, servedAs: servedAs)
             default:
                 await cache.recordUse(.miss, service: endpoint.service, key: key)
                 if let announcement { await announce(announcement, of: error, copy: cached?.entry) }
@@ -150,8 +171,8 @@ struct PolicyLoop: Sendable {
     /// served instead of (``Loaded/servedInsteadOf``, whose code is `metadata.errorCode`), and the
     /// notice for people is made from that result.
     private func servedStale<Value>(_ copy: (entry: CacheEntry, value: Value), insteadOf error: ReaderError,
-                                    rule: FreshnessPolicy.Rule) async -> Loaded<Value> {
-        let result = loaded(copy.value, from: copy.entry, rule: rule, servedInsteadOf: error)
+                                    rule: FreshnessPolicy.Rule, servedAs: LoadMetadata.CachedAnswer) async -> Loaded<Value> {
+        let result = loaded(copy.value, from: copy.entry, rule: rule, servedAs: servedAs, servedInsteadOf: error)
         await notices.post(Notice(kind: .staleData, code: error.code, message:
             "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
         return result
@@ -164,7 +185,7 @@ struct PolicyLoop: Sendable {
     private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, service: ServiceName) async -> (entry: CacheEntry, value: Value)? {
         guard let entry = await cache.entry(forKey: key, service: service) else { return nil }
         do {
-            return (entry, try ReaderJSON.makeDecoder().decode(Value.self, from: entry.body))
+            return (entry, try ResponseValidator.decodeBody(Value.self, from: entry.body))
         } catch {
             let failure = DecodingFailure(error, url: entry.url)
             await cache.drop(undecodable: key, reason: failure.reason == .corrupt ? "not JSON" : "at \(failure.codingPath)")
@@ -172,26 +193,47 @@ struct PolicyLoop: Sendable {
         }
     }
 
-    /// The cached copy, confirmed by a `304`: fresh again from now, with what the `304` said.
-    private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse, key: String) async -> Loaded<Value> {
+    /// The cached copy, confirmed by a `304`: its stored header fields updated with the `304`'s
+    /// (RFC 9111 §4.3.4), its age counted from now.
+    private func revalidated<Value>(_ copy: (entry: CacheEntry, value: Value), by response: HTTPResponse, requestedAt: Date, key: String,
+                                    rule: FreshnessPolicy.Rule) async -> Loaded<Value> {
         let confirmedAt = now()
         var entry = copy.entry
-        entry.fetchedAt = confirmedAt
-        entry.etag = response.headers["ETag"] ?? entry.etag
-        entry.lastModified = response.headers["Last-Modified"] ?? entry.lastModified
-        entry.cacheControl = response.headers["Cache-Control"] ?? entry.cacheControl
-        await cache.markRevalidated(key: key, at: confirmedAt, etag: entry.etag, lastModified: entry.lastModified, cacheControl: entry.cacheControl)
+        entry.confirm(at: confirmedAt, by: CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt))
+        await cache.markRevalidated(key: key, at: confirmedAt, by: CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt))
         await cache.recordUse(.revalidation, service: entry.service, key: key)
-        return Loaded(value: copy.value, body: entry.body, metadata: LoadMetadata(
-            source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url))
+        var metadata = LoadMetadata(source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url)
+        metadata.describe(entry, policy: configuration.freshness, rule: rule, at: confirmedAt)
+        return Loaded(value: copy.value, body: entry.body, metadata: metadata)
+    }
+
+    /// Revalidates `copy` after a `stale-while-revalidate` answer (RFC 5861 §3): a conditional
+    /// request whose new body or `304` updates the cache for the next load. Its failure changes
+    /// nothing: the copy stays as it was.
+    private static func revalidateBehind<Value>(_ endpoint: Endpoint<Value>, copy: CacheEntry, service: any Service, request: ServiceRequest,
+                                                url: URL, key: String, deadline: ContinuousClock.Instant, pipeline: RequestPipeline,
+                                                cache: CacheStore, logger: Logger, now: @Sendable () -> Date) async {
+        do throws(ReaderError) {
+            switch try await pipeline.fetch(endpoint, service: service, request: request, url: url, key: key, deadline: deadline,
+                                            revalidating: copy, credential: nil) {
+            case .body:
+                break
+            case .notModified(let response, let requestedAt):
+                await cache.markRevalidated(key: key, at: now(), by: CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt))
+            }
+        } catch {
+            logger.debug("revalidation behind a stale answer failed", metadata: ["request.url": "\(url)", "error.code": "\(error.code)"])
+        }
     }
 
     /// A cached copy as a load's result; `servedInsteadOf`: the error it answers in place of, if it does.
-    private func loaded<Value>(_ value: Value, from entry: CacheEntry, rule: FreshnessPolicy.Rule,
+    private func loaded<Value>(_ value: Value, from entry: CacheEntry, rule: FreshnessPolicy.Rule, servedAs: LoadMetadata.CachedAnswer,
                                servedInsteadOf error: ReaderError? = nil) -> Loaded<Value> {
         let now = now()
-        return Loaded(value: value, body: entry.body, metadata: LoadMetadata(
-            source: .cache, stale: !configuration.freshness.isFresh(entry, rule: rule, at: now), fetchedAt: entry.fetchedAt,
-            ageSeconds: entry.ageSeconds(at: now), errorCode: error?.code, url: entry.url), servedInsteadOf: error)
+        var metadata = LoadMetadata(source: .cache, stale: !configuration.freshness.isFresh(entry, rule: rule, at: now), fetchedAt: entry.fetchedAt,
+                                    ageSeconds: entry.ageSeconds(at: now), errorCode: error?.code, url: entry.url)
+        metadata.servedAs = servedAs
+        metadata.describe(entry, policy: configuration.freshness, rule: rule, at: now)
+        return Loaded(value: value, body: entry.body, metadata: metadata, servedInsteadOf: error)
     }
 }

@@ -22,8 +22,8 @@ struct RequestPipeline: Sendable {
     enum Outcome<Value: Sendable>: Sendable {
         /// A new body, validated, decoded and stored.
         case body(Loaded<Value>)
-        /// The server confirmed the cached copy.
-        case notModified(HTTPResponse)
+        /// The server confirmed the cached copy (the `304`, and when its request was sent).
+        case notModified(HTTPResponse, requestedAt: Date)
     }
 
     /// One attempt: the network (conditional when a copy with validators exists), validation,
@@ -36,22 +36,38 @@ struct RequestPipeline: Sendable {
         var headers = request.headers
         if let etag = copy?.etag { headers.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified { headers.add("If-Modified-Since", lastModified) }
+        let requestedAt = now()
         let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential,
                                                   rateLimitReserve: rateLimitReserve)
         // A 304 to a request that was not conditional breaks HTTP, but it still says the copy is
         // current, and the copy is here: served, rather than the error.
-        if response.status == 304, copy != nil { return .notModified(response) }
+        if response.status == 304, copy != nil { return .notModified(response, requestedAt: requestedAt) }
         let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
-        let fetchedAt = now()
-        let entry = CacheEntry(key: key, service: endpoint.service, url: url.absoluteString, status: response.status,
-                               body: response.body, contentType: response.headers["Content-Type"],
-                               etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
-                               cacheControl: response.headers["Cache-Control"], fetchedAt: fetchedAt)
-        if FreshnessPolicy.mayStore(cacheControl: entry.cacheControl) {
+        let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url, requestHeaders: request.headers,
+                               requestedAt: requestedAt, fetchedAt: now())
+        var metadata = LoadMetadata(source: .network, stale: false, fetchedAt: entry.fetchedAt, ageSeconds: 0, errorCode: nil,
+                                    url: url.absoluteString)
+        // no-store in any line: neither the HTTP cache nor the history keeps it (RFC 9111 §3),
+        // and there is no stored copy to describe.
+        if FreshnessPolicy.mayStore(response.headers) {
             await cache.store(entry, sizeLimit: configuration.cacheSizeLimit)
+            metadata.describe(entry, policy: configuration.freshness, rule: service.freshness, at: entry.fetchedAt)
         }
-        return .body(Loaded(value: value, body: response.body, metadata: LoadMetadata(
-            source: .network, stale: false, fetchedAt: fetchedAt, ageSeconds: 0, errorCode: nil, url: url.absoluteString)))
+        return .body(Loaded(value: value, body: response.body, metadata: metadata))
+    }
+
+    /// The entry `response` makes, with the header fields RFC 9111 judges it by, every line of
+    /// each list field combined.
+    static func entry(for response: HTTPResponse, key: String, service: ServiceName, url: URL, requestHeaders: HeaderFields,
+                      requestedAt: Date, fetchedAt: Date) -> CacheEntry {
+        let headers = response.headers
+        let vary = HeaderList.combined("Vary", in: headers)
+        return CacheEntry(key: key, service: service, url: url.absoluteString, status: response.status, body: response.body,
+                          contentType: headers["Content-Type"], etag: headers["ETag"], lastModified: headers["Last-Modified"],
+                          cacheControl: HeaderList.combined("Cache-Control", in: headers), date: headers["Date"],
+                          expires: HeaderList.combined("Expires", in: headers), age: HeaderList.combined("Age", in: headers), vary: vary,
+                          varyRequest: Vary.requestFingerprint(vary: vary, requestHeaders: requestHeaders), requestedAt: requestedAt,
+                          fetchedAt: fetchedAt)
     }
 
     /// Validates `response` and decodes it as `type`: pure work on the caller's thread, which for

@@ -26,9 +26,12 @@ public enum ResponseValidator {
     /// - Throws: ``ReaderError/status(_:)``, ``ReaderError/contentType(_:)`` or ``ReaderError/decoding(_:)``.
     public static func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPResponse, url: String,
                                                 now: Date = Date(), service: (any Service)? = nil) throws(ReaderError) -> Value {
-        try validate(response, url: url, now: now, service: service)
+        try validateStatus(response, url: url, now: now, service: service)
+        // No body has no content type, and an endpoint that allows none reads it (a 204).
+        if let value = noBody(Value.self, in: response.body) { return value }
+        try validateContentType(response, url: url)
         do {
-            return try ReaderJSON.makeDecoder().decode(Value.self, from: response.body)
+            return try decodeBody(Value.self, from: response.body)
         } catch {
             if let apiError = errorBody(response, service: service) {
                 // The status the body claims names the failure only when it is an error status:
@@ -50,6 +53,20 @@ public enum ResponseValidator {
             }
             throw .decoding(failure)
         }
+    }
+
+    /// `body`, a 2xx answer's (or a stored copy's), decoded as `type`: an empty body is the
+    /// type's ``BodylessDecodable/noBody`` when it has one (a `204 No Content`), and otherwise
+    /// read as JSON (which it is not: `D1002`).
+    public static func decodeBody<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {
+        if let value = noBody(Value.self, in: body) { return value }
+        return try ReaderJSON.makeDecoder().decode(Value.self, from: body)
+    }
+
+    /// What an empty `body` stands for as `type`, when `type` allows no body; nil otherwise.
+    static func noBody<Value>(_ type: Value.Type, in body: Data) -> Value? {
+        guard body.isEmpty, let bodyless = Value.self as? any BodylessDecodable.Type else { return nil }
+        return bodyless.noBody as? Value
     }
 
     /// Any status outside 200–299 fails, carrying the service's explanation when the body gives one;
@@ -116,19 +133,8 @@ public enum ResponseValidator {
         if let seconds = OutsideNumbers.decimal(value) {
             return seconds >= 0 ? min(seconds, OutsideNumbers.maximumWaitSeconds) : nil
         }
-        // An HTTP date is printable ASCII. Anything else never reaches DateFormatter, which traps
-        // ("Incorrect range CFRange") on some strings with combining marks and U+FFFD in them.
-        guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) {
-                return min(max(0, date.timeIntervalSince(now)), OutsideNumbers.maximumWaitSeconds)
-            }
-        }
-        return nil
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return min(max(0, date.timeIntervalSince(now)), OutsideNumbers.maximumWaitSeconds)
     }
 
     /// When the server asks to be asked again, `seconds` after `now`: nil when that is no moment

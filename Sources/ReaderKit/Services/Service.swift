@@ -34,7 +34,8 @@ public protocol Service: Sendable {
     var name: ServiceName { get }
     /// Where its endpoints' paths are resolved, such as `https://swapi.dev/api`.
     var baseURL: URL { get }
-    /// How long its answers stay fresh (``FreshnessPolicy``).
+    /// Its freshness settings: its heuristic lifetime, and any floor under `max-age` (a departure
+    /// from RFC 9111); ``FreshnessPolicy`` applies them where the RFC allows.
     var freshness: FreshnessPolicy.Rule { get }
 
     /// Adapts a request before its URL is made and it is sent: headers such as the User-Agent,

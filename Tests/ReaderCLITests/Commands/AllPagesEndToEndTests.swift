@@ -47,7 +47,11 @@ import TestSupport
                 #expect(parts.meta["pages"] as? Int == 12 && parts.meta["count"] as? Int == 120)
                 #expect(parts.meta["source"] as? String == source && parts.meta["stale"] as? Bool == false)
                 #expect(parts.meta["url"] as? String == server.baseURL + "/api/people/")
-                #expect(Set(parts.meta.keys) == ["age_seconds", "count", "error_code", "fetched_at", "pages", "source", "stale", "url"])
+                #expect(Set(parts.meta.keys) == ["age_seconds", "count", "error_code", "fetched_at", "pages", "source", "stale", "url",
+                                                 "served_as", "http_cache"])
+                // One copy's HTTP cache state says nothing of twelve pages.
+                #expect(parts.meta["http_cache"] is NSNull)
+                #expect(parts.meta["served_as"] as? String == (source == "cache" ? "fresh" : nil), "offline, fresh copies are fresh")
             }
 
             // And the table lists them all

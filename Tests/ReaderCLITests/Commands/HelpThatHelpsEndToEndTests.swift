@@ -9,7 +9,7 @@ import TestSupport
     /// Every command a user can ask help for, as its words after `reader`.
     static let commands: [[String]] = [
         [], ["posts"], ["comments"], ["films"], ["people"], ["planets"], ["species"], ["starships"], ["vehicles"],
-        ["sync"], ["status"], ["cache"], ["cache", "stats"], ["cache", "clear"], ["cache", "prune"], ["cache", "path"],
+        ["sync"], ["status"], ["cache"], ["cache", "stats"], ["cache", "list"], ["cache", "clear"], ["cache", "prune"], ["cache", "path"],
         ["completions"], ["manual"],
     ]
 

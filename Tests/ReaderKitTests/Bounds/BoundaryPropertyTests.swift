@@ -127,7 +127,7 @@ import Testing
             if entry.damage == nil {
                 #expect(kept >= 0 && kept <= 253_402_300_799 && (200...299).contains(status))
                 let policy = FreshnessPolicy.default
-                _ = (policy.isFresh(entry, rule: RedditService().freshness, at: Self.now), policy.mayServeStale(entry, at: Self.now), entry.ageSeconds(at: Self.now))
+                _ = (policy.isFresh(entry, rule: RedditService().freshness, at: Self.now), policy.history.mayShow(entry, at: Self.now), entry.ageSeconds(at: Self.now))
             } else {
                 #expect(!(kept >= 0 && kept <= 253_402_300_799) || !(200...299).contains(status))
             }

@@ -83,6 +83,30 @@ import TestSupport
         #expect(statistics.services["swapi"]?.bytes == 2)
     }
 
+    @Test func aVersion3CacheGainsTheHeadersRFC9111JudgesBy() throws {
+        // Given a cache of the v3 schema, before reader kept Date, Expires, Age, Vary and the request time
+        let first = try ResponseCache.open(path: path)
+        try first.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: Data("{}".utf8), etag: "\"e\"",
+                                   cacheControl: "max-age=60", fetchedAt: start))
+        first.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+            for column in ["dateHeader", "expiresHeader", "ageHeader", "varyHeader", "varyRequest", "requestedAt"] {
+                try db.execute(sql: "ALTER TABLE response DROP COLUMN \(column)")
+            }
+        }
+        try queue.close()
+
+        // When this reader opens it, then its entry is there, judged by what it kept
+        let cache = try ResponseCache.open(path: path)
+        let migrated = try #require(try cache.entry(forKey: "k"))
+        #expect(migrated.etag == "\"e\"" && migrated.cacheControl == "max-age=60")
+        #expect(migrated.date == nil && migrated.expires == nil && migrated.age == nil && migrated.vary == nil && migrated.requestedAt == nil)
+        #expect(FreshnessPolicy.currentAge(of: migrated, at: start.addingTimeInterval(30)) == 30)
+        cache.close()
+    }
+
     @Test func aNewerReadersCacheIsRefusedAsCorrupt() throws {
         _ = try ResponseCache.open(path: path)
         let queue = try DatabaseQueue(path: path)

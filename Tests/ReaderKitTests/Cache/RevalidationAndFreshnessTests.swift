@@ -181,9 +181,10 @@ struct ClientHarness: ShutsDown {
     }
 
     @Test func cacheControlDirectivesParse() {
-        #expect(CacheControl("max-age=0, must-revalidate") == CacheControl(nil).with { $0.maxAge = 0 })
-        #expect(CacheControl("No-Cache, max-age=\"30\"") == CacheControl(nil).with { $0.noCache = true; $0.maxAge = 30 })
-        #expect(CacheControl("max-age=soon, no-store") == CacheControl(nil).with { $0.noStore = true })
+        #expect(CacheControl("max-age=0, must-revalidate") == CacheControl(nil).with { $0.maxAge = .valid(0); $0.mustRevalidate = true })
+        // A quoted max-age is invalid (RFC 9111 §5.2.2.1: the token form only), and an invalid one is stale, not absent.
+        #expect(CacheControl("No-Cache, max-age=\"30\"") == CacheControl(nil).with { $0.noCache = true; $0.maxAge = .invalid })
+        #expect(CacheControl("max-age=soon, no-store") == CacheControl(nil).with { $0.noStore = true; $0.maxAge = .invalid })
     }
 }
 

@@ -97,7 +97,9 @@ import TestSupport
             let body = Data((0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
             try cache.store(CacheEntry(key: key, service: Bool.random(using: &random) ? "swapi" : "reddit", url: key,
                                        status: Int.random(in: 200...299, using: &random), body: body, contentType: text(&random),
-                                       etag: text(&random), lastModified: text(&random), cacheControl: text(&random), fetchedAt: fetchedAt,
+                                       etag: text(&random), lastModified: text(&random), cacheControl: text(&random), date: text(&random),
+                                       expires: text(&random), age: text(&random), vary: text(&random), varyRequest: text(&random),
+                                       requestedAt: Bool.random(using: &random) ? nil : fetchedAt, fetchedAt: fetchedAt,
                                        lastUsedAt: fetchedAt.addingTimeInterval(Double.random(in: 0...1e6, using: &random))))
             keys.append(key)
         }
@@ -162,6 +164,8 @@ import TestSupport
                 let entry = CacheEntry(key: "k\(index)", service: "swapi", url: "u\(index)", status: Int.random(in: 200...299, using: &random),
                                        body: Data((0..<Int.random(in: 0...16, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }),
                                        contentType: text(&random), etag: text(&random), lastModified: text(&random), cacheControl: text(&random),
+                                       date: text(&random), expires: text(&random), age: text(&random), vary: text(&random),
+                                       varyRequest: text(&random), requestedAt: Bool.random(using: &random) ? nil : fetchedAt,
                                        fetchedAt: fetchedAt)
                 try cache.store(entry)
                 try records.write { db in try entry.upsert(db) }
@@ -169,7 +173,11 @@ import TestSupport
             if Bool.random(using: &random) {
                 let now = Date(timeIntervalSince1970: Double.random(in: 0..<253_400_000_000, using: &random))
                 let (etag, lastModified, cacheControl) = (text(&random), text(&random), text(&random))
-                let confirmed = try cache.markRevalidated(key: "k\(index)", at: now, etag: etag, lastModified: lastModified, cacheControl: cacheControl)
+                let (expires, date, age) = (text(&random), text(&random), text(&random))
+                let requestedAt = Bool.random(using: &random) ? nil : now.addingTimeInterval(-1)
+                let confirmed = try cache.markRevalidated(key: "k\(index)", at: now, by: CacheEntry.Confirmation(
+                    etag: etag, lastModified: lastModified, cacheControl: cacheControl, expires: expires, date: date, age: age,
+                    requestedAt: requestedAt))
                 let updated = try records.write { db -> CacheEntry? in
                     guard var entry = try CacheEntry.fetchOne(db, key: "k\(index)") else { return nil }
                     entry.fetchedAt = now
@@ -177,6 +185,10 @@ import TestSupport
                     entry.etag = etag ?? entry.etag
                     entry.lastModified = lastModified ?? entry.lastModified
                     entry.cacheControl = cacheControl ?? entry.cacheControl
+                    entry.expires = expires ?? entry.expires
+                    entry.date = date
+                    entry.age = age
+                    entry.requestedAt = requestedAt
                     try entry.update(db)
                     return entry
                 }

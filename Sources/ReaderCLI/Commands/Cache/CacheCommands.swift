@@ -8,18 +8,18 @@ extension ServiceName: ExpressibleByArgument {
 }
 
 extension Reader {
-    /// `reader cache stats|clear|prune|path`.
+    /// `reader cache stats|list|clear|prune|path`.
     package struct Cache: AsyncParsableCommand, HelpExamples {
         // As visible as the type, for ArgumentParser (the implicit one is internal).
         package init() {}
 
         package static let configuration = CommandConfiguration(
             commandName: "cache",
-            abstract: "Show, clear or prune the local cache.",
-            subcommands: [Stats.self, Clear.self, Prune.self, Path.self],
+            abstract: "Show, list, clear or prune the local cache.",
+            subcommands: [Stats.self, List.self, Clear.self, Prune.self, Path.self],
             defaultSubcommand: Stats.self)
 
-        static let examples = ["reader cache", "reader cache stats --json", "reader cache prune --older-than 7d",
+        static let examples = ["reader cache", "reader cache stats --json", "reader cache list --service swapi", "reader cache prune --older-than 7d",
                                "reader cache clear --service reddit", "reader cache path"]
 
         // The subcommands' options, taken before the subcommand's name too
@@ -73,6 +73,61 @@ extension Reader {
                     cache \(TerminalText.sanitise(statistics.path)) (\(ByteCount.describe(statistics.fileBytes)) on disk\(created))
                     \(table.render(width: nil))
                     hits were answered from the cache, revalidated ones by a 304 without a body, misses needed the network
+                    """
+            }
+        }
+
+        /// `reader cache list`: each entry, as the HTTP cache judges it now.
+        package struct List: AsyncParsableCommand, HelpExamples {
+            // As visible as the type, for ArgumentParser (the implicit one is internal).
+            package init() {}
+
+            static let examples = ["reader cache list", "reader cache list --service reddit --json"]
+
+            package static let configuration = CommandConfiguration(
+                commandName: "list",
+                abstract: "Each cached entry: its URL, service, age, freshness lifetime, validators, size, and whether it is fresh, stale or history only.")
+
+            @OptionGroup var only: ServiceFilterOptions
+
+            @OptionGroup var output: OutputOptions
+            @OptionGroup var cacheFile: CacheFileOptions
+
+            package func run() async throws {
+                let listing = try await CacheCommand.withClient(cacheFile, output) { client async throws(ReaderError) in
+                    let name = try await only.service(known: client)
+                    return try await client.cacheListing(service: name)
+                }
+                let output = output.makeOutput()
+                if self.output.json {
+                    try output.writeJSON(["entries": listing])
+                    return
+                }
+                try output.writeLine(Self.render(listing), to: .standardOutput)
+            }
+
+            /// The entries as a table, every cell sanitised by ``Table``.
+            package static func render(_ listing: [CacheListing]) -> String {
+                guard !listing.isEmpty else { return "the cache holds no entries" }
+                func validators(_ headers: [String: String]) -> String {
+                    let names = [("etag", "ETag"), ("last-modified", "Last-Modified")].compactMap { headers[$0.0] == nil ? nil : $0.1 }
+                    return names.isEmpty ? "-" : names.joined(separator: ", ")
+                }
+                let table = Table(columns: [
+                    .init(title: "URL"), .init(title: "SERVICE"), .init(title: "AGE", alignRight: true),
+                    .init(title: "LIFETIME", alignRight: true), .init(title: "STATE"), .init(title: "VALIDATORS"),
+                    .init(title: "SIZE", alignRight: true),
+                ], rows: listing.map { entry in
+                    // Text from the file (a URL, a service's name): the table sanitises every cell.
+                    [entry.url, entry.service.rawValue,
+                     RelativeAge.describe(seconds: entry.httpCache.currentAgeSeconds),
+                     RelativeAge.describe(seconds: entry.httpCache.freshnessLifetimeSeconds), entry.state.rawValue,
+                     validators(entry.httpCache.headers), ByteCount.describe(entry.bytes)]
+                })
+                let count = "\(listing.count) \(listing.count == 1 ? "entry" : "entries")"
+                return """
+                    \(table.render(width: nil))
+                    \(count); fresh ones answer without the network, stale ones after the server is asked, history-only ones only offline or when the network fails
                     """
             }
         }

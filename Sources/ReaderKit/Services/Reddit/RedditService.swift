@@ -24,10 +24,18 @@ public struct RedditService: Service {
     public var oauthBaseURL: URL
     /// A Reddit app's identity; nil reads Reddit anonymously.
     public var credentials: RedditCredentials?
+    /// Its freshness settings; ``defaultFreshness`` unless given.
     public var freshness: FreshnessPolicy.Rule
 
+    /// Reddit's freshness settings: a heuristic of a minute, and a floor of a minute
+    /// (``FreshnessPolicy/Rule/minimumLifetime``) on the `max-age=0, must-revalidate` it sends on
+    /// everything. The floor is a deliberate departure from RFC 9111 §4.2.4: Reddit rate-limits
+    /// anonymous clients hard, and running the same command twice should not cost a request.
+    /// A rule with no floor keeps to the RFC.
+    public static let defaultFreshness = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
+
     public init(publicBaseURL: URL = defaultBaseURL, oauthBaseURL: URL = defaultOAuthBaseURL, credentials: RedditCredentials? = nil,
-                freshness: FreshnessPolicy.Rule = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))) {
+                freshness: FreshnessPolicy.Rule = defaultFreshness) {
         self.publicBaseURL = publicBaseURL
         self.oauthBaseURL = oauthBaseURL
         self.credentials = credentials

@@ -31,6 +31,74 @@ import TestSupport
         }
     }
 
+    @Test func listShowsEachEntryAsTheHTTPCacheJudgesIt() async throws {
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            let empty = try await reader.run("cache", "list")
+            #expect(empty.status == 0 && empty.stdout == "the cache holds no entries\n", "\(empty.stderr)")
+            #expect(try await reader.run("films").status == 0)
+            #expect(try await reader.run("posts", "python").status == 0)
+            // --json's meta says how the copy answered, and what the cache judged of it
+            let again = try #require(try await reader.run("films", "--json").json?["meta"] as? [String: Any])
+            #expect(again["source"] as? String == "cache" && again["served_as"] as? String == "fresh")
+            let judged = try #require(again["http_cache"] as? [String: Any])
+            #expect(judged["lifetime_from"] as? String == "heuristic" && judged["freshness_lifetime_seconds"] as? Int == 86_400)
+            #expect(judged["headers"] as? [String: String] == ["etag": "\"0bc6a4246aac177e4793c35c312d1110\"", "vary": "Accept, Cookie"])
+            do {
+                // An answer the cache may not reuse (a 201 without freshness), under a URL with an escape in it
+                let cache = try ResponseCache.open(path: reader.cachePath)
+                try cache.store(CacheEntry(key: "https://example.org/made", service: "openlibrary", url: "https://example.org/\u{1B}[31mmade",
+                                           status: 201, body: Data(#"{"id": 1}"#.utf8), fetchedAt: Date().addingTimeInterval(-7200)), sizeLimit: nil)
+                cache.close()
+            }
+
+            let listed = try #require(try await reader.run("cache", "list", "--json").json)
+            let entries = try #require(listed["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["service"] as? String } == ["openlibrary", "reddit", "swapi"])
+            let (made, posts, films) = (entries[0], entries[1], entries[2])
+            #expect(films["url"] as? String == server.baseURL + "/api/films/" && films["state"] as? String == "fresh")
+            #expect(films["bytes"] as? Int == Fixtures.bytes("swapi/films.json").count && films["status"] as? Int == 200)
+            let filmsCache = try #require(films["http_cache"] as? [String: Any])
+            #expect(filmsCache["freshness_lifetime_seconds"] as? Int == 86_400 && filmsCache["lifetime_from"] as? String == "heuristic")
+            #expect((filmsCache["headers"] as? [String: String])?["etag"] == "\"0bc6a4246aac177e4793c35c312d1110\"")
+            let postsCache = try #require(posts["http_cache"] as? [String: Any])
+            #expect(postsCache["freshness_lifetime_seconds"] as? Int == 60 && postsCache["lifetime_from"] as? String == "service-floor")
+            #expect((postsCache["headers"] as? [String: String])?["cache-control"] == "max-age=0, must-revalidate")
+            #expect(made["state"] as? String == "history-only")
+            #expect(((made["http_cache"] as? [String: Any])?["current_age_seconds"] as? Int ?? 0) >= 7200)
+
+            let table = try await reader.run("cache", "list")
+            #expect(table.status == 0 && !table.stdout.contains("\u{1B}"), "a URL from the file is sanitised: \(table.stdout)")
+            let filmsRow = try #require(table.stdout.split(separator: "\n").first { $0.contains("/api/films/") })
+            #expect(filmsRow.contains("swapi") && filmsRow.contains("1 day") && filmsRow.contains("fresh") && filmsRow.contains("ETag"))
+            #expect(table.stdout.contains("3 entries"))
+
+            let swapiOnly = try #require(try await reader.run("cache", "list", "--service", "swapi", "--json").json)
+            #expect((swapiOnly["entries"] as? [Any])?.count == 1)
+            let unknown = try await reader.run("cache", "list", "--service", "gopher")
+            #expect(unknown.status == 64 && unknown.stderr.contains("--service gopher: no service of that name"), "\(unknown.stderr)")
+        }
+    }
+
+    /// The built binary against a server whose answer expired before it was sent (RFC 9111 §4.2.1):
+    /// not reused for SWAPI's day, and what it stored is listed stale, with its Expires.
+    @Test func anExpiredAnswerIsAskedForAgainByTheBinary() async throws {
+        try await withTestServer { request in
+            guard request.path == "/api/films/" else { return .respond(status: 404, headers: [], body: []) }
+            return .json(Fixtures.bytes("swapi/films.json"), headers: [("Expires", "0"), ("ETag", "\"v1\"")])
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            let again = try #require(try await reader.run("films", "--json").json?["meta"] as? [String: Any])
+            #expect(again["source"] as? String == "network", "\(again)")
+            #expect(server.requests.count == 2 && server.requests[1].headers["if-none-match"] == "\"v1\"")
+            let judged = try #require(again["http_cache"] as? [String: Any])
+            #expect(judged["lifetime_from"] as? String == "expires" && judged["freshness_lifetime_seconds"] as? Int == 0)
+            let listed = try #require(try await reader.run("cache", "list", "--json").json?["entries"] as? [[String: Any]])
+            #expect(listed.map { $0["state"] as? String } == ["stale"])
+        }
+    }
+
     @Test func clearPruneAndPath() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)

@@ -67,7 +67,14 @@ import TestSupport
                 try db.execute(sql: """
                     DROP TABLE rateLimit;
                     CREATE TABLE rateLimit (api TEXT PRIMARY KEY, remaining DOUBLE NOT NULL, resetAt DATETIME NOT NULL, observedAt DATETIME NOT NULL);
-                    DELETE FROM grdb_migrations WHERE identifier = 'v3';
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v3', 'v4', 'v5');
+                    DROP TABLE visit;
+                    ALTER TABLE response DROP COLUMN dateHeader;
+                    ALTER TABLE response DROP COLUMN expiresHeader;
+                    ALTER TABLE response DROP COLUMN ageHeader;
+                    ALTER TABLE response DROP COLUMN varyHeader;
+                    ALTER TABLE response DROP COLUMN varyRequest;
+                    ALTER TABLE response DROP COLUMN requestedAt;
                     """)
             }
             let (binary, folder) = try Self.makeReadOnlyForAnotherUser(reader)
