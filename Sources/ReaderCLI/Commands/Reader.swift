@@ -92,6 +92,7 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
                 try syncCommand.run()
             }
             try StandardOutput.flushStandardIO()
+            await DeferredShutdowns.shared.finish()
         } catch let failure as LoadFailure {
             let advice = (parsed.command as? any AdvisingOnFailure)?.advice(for: failure) ?? failure.advice
             end(with: failure.error, decision: failure.decision, advice: advice, output: output)

@@ -70,7 +70,9 @@ struct Output {
     func writeJSON(_ value: some Encodable, to stream: Stream = .standardOutput) throws(ReaderError) {
         if let value = value as? JSONValue { return try writeJSON(value, to: stream) }
         do {
-            try write(ReaderJSON.makeEncoder().encode(value) + Data("\n".utf8), to: stream)
+            // Through JSONValue's writer, which escapes what JSONEncoder leaves raw (DEL, the C1
+            // controls, bidi and zero-width characters): a cache entry's URL or ETag came from a server.
+            try writeJSON(try JSONValue(encoding: value), to: stream)
         } catch let error as ReaderError {
             throw error
         } catch {

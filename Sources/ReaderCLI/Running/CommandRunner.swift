@@ -30,7 +30,13 @@ enum CommandRunner {
         } catch {
             result = .failure(error)
         }
-        await client.shutdown()
+        // A revalidation begun behind a stale-while-revalidate answer must not hold the answer
+        // back: the client is shut down, waiting for it, once the command's output is written.
+        if client.hasRevalidationsInFlight {
+            await DeferredShutdowns.shared.add(client)
+        } else {
+            await client.shutdown()
+        }
         return result
     }
 
@@ -100,5 +106,24 @@ extension JSONValue {
     /// `value` as reader writes it in JSON, read back as a tree.
     init(encoding value: some Encodable) throws {
         self = try JSONValue(parsing: ReaderJSON.makeEncoder().encode(value))
+    }
+}
+
+/// Clients whose shutdown waits for revalidations begun behind an answer (RFC 5861's
+/// stale-while-revalidate): shut down once the command has written its output, so the answer is
+/// not held back by the network and the next run still finds the cache refreshed.
+actor DeferredShutdowns {
+    static let shared = DeferredShutdowns()
+    private var clients: [ReaderClient] = []
+
+    func add(_ client: ReaderClient) {
+        clients.append(client)
+    }
+
+    /// Shuts down every client handed over, in order.
+    func finish() async {
+        while !clients.isEmpty {
+            await clients.removeFirst().shutdown()
+        }
     }
 }

@@ -276,10 +276,13 @@ struct CacheControl: Equatable {
     }
 
     /// delta-seconds (RFC 9111 §1.2.2): ASCII digits only, a value past 2^31 taken as 2^31.
+    /// Leading zeros say nothing of the value: `0000000000000000000001` is one second.
     static func deltaSeconds(_ text: String) -> Int64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         let limit: Int64 = 2_147_483_648
-        guard text.utf8.count <= 18, let value = Int64(text) else { return limit }
+        let significant = text.drop { $0 == "0" }
+        guard !significant.isEmpty else { return 0 }
+        guard significant.utf8.count <= 18, let value = Int64(significant) else { return limit }
         return min(value, limit)
     }
 }

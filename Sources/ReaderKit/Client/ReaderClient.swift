@@ -128,6 +128,10 @@ public final class ReaderClient: Sendable {
         await revalidations.finish()
     }
 
+    /// Whether revalidations begun behind `stale-while-revalidate` answers are still to be waited
+    /// for: a front end writes its answer first, then shuts the client down (which waits for them).
+    public var hasRevalidationsInFlight: Bool { revalidations.isPending }
+
     var secrets: Set<String> {
         get async { await credentials.secrets }
     }

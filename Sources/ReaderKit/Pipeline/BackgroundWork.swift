@@ -13,6 +13,9 @@ final class BackgroundWork: @unchecked Sendable {
         lock.withLock { tasks.append(task) }
     }
 
+    /// Whether anything was begun that ``finish()`` has not waited for.
+    var isPending: Bool { lock.withLock { !tasks.isEmpty } }
+
     /// Waits for everything begun so far (and anything that begins meanwhile).
     func finish() async {
         while let task = next() { await task.value }

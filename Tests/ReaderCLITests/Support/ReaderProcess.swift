@@ -96,8 +96,11 @@ extension ReaderProcess {
 }
 
 extension ReaderProcess {
-    /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr, or has ended
-    /// without writing it: a readiness signal read from a pipe as it is written, never polled.
+    /// Which output ``launch(_:prefix:untilStandardErrorContains:in:whenSeen:)`` watches.
+    enum WatchedStream: Sendable { case standardOutput, standardError }
+
+    /// Starts `reader ARGUMENTS` and returns once it has written `text` to stderr (or to `stream`),
+    /// or has ended without writing it: a readiness signal read from a pipe as it is written, never polled.
     /// - Parameters:
     ///   - prefix: what to start reader through, as for ``launch(_:prefix:executable:)``.
     ///   - whenSeen: run on the reading thread the moment `text` is seen, before this returns,
@@ -105,14 +108,16 @@ extension ReaderProcess {
     ///     signal) does not wait for the test to be resumed.
     /// - Returns: the running process, and whether `text` was seen.
     func launch(_ arguments: [String], prefix: [String] = [], untilStandardErrorContains text: String,
+                in stream: WatchedStream = .standardError,
                 whenSeen: @escaping @Sendable (_ processIdentifier: Int32) -> Void = { _ in }) async throws
         -> (Running, sawText: Bool) {
         let (process, out, err) = prepare(arguments, prefix: prefix)
-        process.standardOutput = try FileHandle(forWritingTo: out)
         let pipe = Pipe()
-        process.standardError = pipe
+        let watched = stream == .standardError ? err : out
+        process.standardOutput = stream == .standardOutput ? pipe : try FileHandle(forWritingTo: out)
+        process.standardError = stream == .standardError ? pipe : try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
-        let copy = open(err.path, O_WRONLY | O_APPEND)
+        let copy = open(watched.path, O_WRONLY | O_APPEND)
         let source = pipe.fileHandleForReading.fileDescriptor
         let copied = DispatchSemaphore(value: 0)
         let needle = Array(text.utf8)

@@ -288,3 +288,16 @@ import Testing
         #expect(HTTPDate.instant("Mon, 01 Jan 0001 00:00:00 GMT") == nil, "no instant reader computes with")
     }
 }
+
+/// delta-seconds read by value, not by length (found by the attack on issue 23: 21 digits of
+/// `…0001` were taken as 2^31 seconds, and a copy stale after one second served as fresh for 68 years).
+@Suite struct DeltaSecondsTests {
+    @Test func leadingZerosSayNothingOfTheValue() {
+        #expect(CacheControl.deltaSeconds("000000000000000000001") == 1)
+        #expect(CacheControl.deltaSeconds("0000000000000000000000") == 0)
+        #expect(CacheControl.deltaSeconds("3600") == 3600)
+        #expect(CacheControl.deltaSeconds("99999999999999999999") == 2_147_483_648)
+        #expect(CacheControl.deltaSeconds("0002147483649") == 2_147_483_648)
+        #expect(CacheControl.deltaSeconds("-1") == nil && CacheControl.deltaSeconds("") == nil)
+    }
+}
