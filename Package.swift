@@ -59,6 +59,13 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The full-screen layer under `reader browse`: keys decoded, a grid of cells diffed to the
+        // terminal, the terminal borrowed and given back, and an Elm-style program loop. It knows
+        // no command and no service (the screens are ReaderCLI's), only ReaderKit's text rules.
+        .target(
+            name: "ReaderTerminal",
+            dependencies: ["ReaderKit"]
+        ),
         .executableTarget(
             name: "ReaderMain",
             dependencies: ["ReaderCLI"]
@@ -143,6 +150,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "ReaderTerminalTests",
+            dependencies: [
+                "ReaderTerminal",
+                "ReaderKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
