@@ -74,15 +74,15 @@ extension OnAPseudoTerminal {
             let terminal = try PseudoTerminal(columns: 20, rows: 3)
             defer { terminal.close() }
             let running = try start(Counter(), on: terminal)
-            #expect(terminal.waitForOutput(containing: "\u{1B}[0m\u{1B}[2J\u{1B}[1;1H\u{1B}[0mcount: 0"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[0m\u{1B}[2J\u{1B}[1;1H\u{1B}[0mcount: 0"))
             terminal.type(Array("j".utf8))
-            #expect(terminal.waitForOutput(containing: "count: 0\u{1B}[1;8H\u{1B}[0m1"))
+            #expect(await terminal.waitForOutput(containing: "count: 0\u{1B}[1;8H\u{1B}[0m1"))
             terminal.type(Array("jq".utf8))
             let (model, end) = await running.value
             #expect(model.count == 2)
             #expect(end == .finished)
             #expect(model.keys == [.character("j"), .character("j"), .character("q")])
-            #expect(terminal.waitForOutput(containing: "\u{1B}[1;8H\u{1B}[0m2\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[1;8H\u{1B}[0m2\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"))
             #expect(terminal.output.hasSuffix("\u{1B}[?1049l"))
         }
 
@@ -91,9 +91,9 @@ extension OnAPseudoTerminal {
             defer { terminal.close() }
             let running = try start(Counter(), on: terminal)
             terminal.type(Array("l".utf8))
-            #expect(terminal.waitForOutput(containing: "\u{1B}[1;8H\u{1B}[0m10"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[1;8H\u{1B}[0m10"))
             terminal.type(Array("t".utf8))
-            #expect(terminal.waitForOutput(containing: "\u{1B}[1;9H\u{1B}[0m10"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[1;9H\u{1B}[0m10"))
             terminal.type([0x03])
             let (model, end) = await running.value
             #expect(model.count == 110)
@@ -108,7 +108,7 @@ extension OnAPseudoTerminal {
             terminal.type(Array("wq".utf8))
             let (ended, end) = await running.value
             #expect(end == .finished)
-            #expect(model.cancelled.wait(forAtLeast: 1))
+            #expect(await model.cancelled.wait(forAtLeast: 1))
             #expect(ended.count == 0)
         }
 
@@ -118,7 +118,7 @@ extension OnAPseudoTerminal {
             let model = Counter()
             let running = try start(model, on: terminal)
             terminal.type(Array("wx".utf8))
-            #expect(model.cancelled.wait(forAtLeast: 1))
+            #expect(await model.cancelled.wait(forAtLeast: 1))
             // A key after the cancelled task has answered: its answer never reached the model.
             terminal.type(Array("jq".utf8))
             let (ended, _) = await running.value
@@ -129,10 +129,10 @@ extension OnAPseudoTerminal {
             let terminal = try PseudoTerminal(columns: 20, rows: 3)
             defer { terminal.close() }
             let running = try start(Counter(), on: terminal)
-            #expect(terminal.waitForOutput(containing: "count: 0"))
+            #expect(await terminal.waitForOutput(containing: "count: 0"))
             terminal.resize(columns: 30, rows: 4)
             kill(getpid(), SIGWINCH)
-            #expect(terminal.waitForOutput(containing: "count: 0\u{1B}[0m\u{1B}[2J\u{1B}[1;1H\u{1B}[0mcount: 0"))
+            #expect(await terminal.waitForOutput(containing: "count: 0\u{1B}[0m\u{1B}[2J\u{1B}[1;1H\u{1B}[0mcount: 0"))
             terminal.type(Array("q".utf8))
             let (model, _) = await running.value
             #expect(model.size == TerminalSize(columns: 30, rows: 4))
@@ -147,9 +147,9 @@ extension OnAPseudoTerminal {
                 if sleeps.increment() > 3 { try await Task.sleep(for: .seconds(3600)) }
             }
             terminal.type(Array("j".utf8))
-            #expect(terminal.waitForOutput(containing: "\u{1B}[1;8H\u{1B}[0m1"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[1;8H\u{1B}[0m1"))
             // Ticks and keys share one queue: after three ticks, the fourth sleep; then a key.
-            #expect(sleeps.wait(forAtLeast: 4))
+            #expect(await sleeps.wait(forAtLeast: 4))
             terminal.type(Array("q".utf8))
             let (model, _) = await running.value
             #expect(model.ticks == 3)
@@ -159,7 +159,7 @@ extension OnAPseudoTerminal {
             let terminal = try PseudoTerminal(columns: 20, rows: 3)
             defer { terminal.close() }
             let running = try start(Counter(), on: terminal)
-            #expect(terminal.waitForOutput(containing: "count: 0"))
+            #expect(await terminal.waitForOutput(containing: "count: 0"))
             // The person's side hangs up.
             terminal.hangUp()
             let (_, end) = await running.value
@@ -181,13 +181,13 @@ final class Counted: @unchecked Sendable {
         return value
     }
 
-    func wait(forAtLeast count: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
+    func wait(forAtLeast count: Int) async -> Bool {
+        await eventually { self.current >= count }
+    }
+
+    var current: Int {
         lock.lock()
         defer { lock.unlock() }
-        while value < count {
-            guard lock.wait(until: deadline) else { return value >= count }
-        }
-        return true
+        return value
     }
 }

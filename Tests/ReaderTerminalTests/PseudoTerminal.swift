@@ -111,13 +111,19 @@ final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Waits until what the program wrote holds `text`, up to a generous bound; whether it did.
-    func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) -> Bool {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
-        lock.lock()
-        defer { lock.unlock() }
-        while !String(decoding: received, as: UTF8.self).contains(text) {
-            guard reading, lock.wait(until: deadline) else { return String(decoding: received, as: UTF8.self).contains(text) }
-        }
-        return true
+    /// It polls, holding no thread: a thread of the pool blocked here could be the one the
+    /// program under test needs.
+    func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) async -> Bool {
+        await eventually(within: timeout) { self.output.contains(text) }
     }
+}
+
+/// Whether `condition` comes true within `timeout`, asked every 10 ms without holding a thread.
+func eventually(within timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return condition() }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
 }

@@ -11,7 +11,7 @@ extension OnAPseudoTerminal {
     /// The terminal borrowed and given back, on a real pseudo-terminal; and keys and sizes read
     /// from it. (The ways out by a signal end the process: the end-to-end tests drive them.)
     @Suite struct TerminalSessionTests {
-        @Test func rawModeTheAlternateScreenThenEverythingGivenBackExactly() throws {
+        @Test func rawModeTheAlternateScreenThenEverythingGivenBackExactly() async throws {
             let terminal = try PseudoTerminal()
             defer { terminal.close() }
             let before = terminal.attributes
@@ -20,10 +20,10 @@ extension OnAPseudoTerminal {
             tcgetattr(terminal.follower, &raw)
             #expect(raw.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0)
             #expect(terminal.attributes != before)
-            #expect(terminal.waitForOutput(containing: "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J"))
             session.restore()
             #expect(terminal.attributes == before)
-            #expect(terminal.waitForOutput(containing: "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"))
+            #expect(await terminal.waitForOutput(containing: "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"))
             // Once: a second restore writes nothing more.
             let written = terminal.output
             session.restore()
@@ -51,7 +51,7 @@ extension OnAPseudoTerminal {
             #expect(terminal.output == "")
         }
 
-        @Test func keysAndANewSizeComeAsEventsInOrder() throws {
+        @Test func keysAndANewSizeComeAsEventsInOrder() async throws {
             let terminal = try PseudoTerminal(columns: 80, rows: 24)
             defer { terminal.close() }
             let session = try TerminalSession(input: terminal.follower, output: terminal.follower, environment: [:])
@@ -61,14 +61,14 @@ extension OnAPseudoTerminal {
             let reader = InputReader(session: session) { events.append($0) }
             reader.start()
             terminal.type(Array("j\u{1B}[Aé".utf8))
-            #expect(events.wait(forCount: 3))
+            #expect(await events.wait(forCount: 3))
             // A lone Esc: decided when nothing follows.
             terminal.type([0x1B])
-            #expect(events.wait(forCount: 4))
+            #expect(await events.wait(forCount: 4))
             terminal.resize(columns: 100, rows: 30)
             // The pseudo-terminal signals its own process group, not this process: signal it here.
             kill(getpid(), SIGWINCH)
-            #expect(events.wait(forCount: 5))
+            #expect(await events.wait(forCount: 5))
             reader.stop()
             #expect(events.all == [.key(.character("j")), .key(.up), .key(.character("é")), .key(.escape),
                                    .resize(TerminalSize(columns: 100, rows: 30))])
@@ -95,13 +95,7 @@ final class EventLog: @unchecked Sendable {
     }
 
     /// Waits, up to a generous bound, for `count` events; whether they came.
-    func wait(forCount count: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        lock.lock()
-        defer { lock.unlock() }
-        while events.count < count {
-            guard lock.wait(until: deadline) else { return events.count >= count }
-        }
-        return true
+    func wait(forCount count: Int) async -> Bool {
+        await eventually { self.all.count >= count }
     }
 }
