@@ -54,6 +54,7 @@ let package = Package(
             name: "ReaderCLI",
             dependencies: [
                 "ReaderKit",
+                "ReaderTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -169,6 +170,7 @@ let package = Package(
                 "films-example",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 "ReaderKit",
+                "ReaderTerminal",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
