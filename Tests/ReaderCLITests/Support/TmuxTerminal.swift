@@ -143,10 +143,22 @@ final class TmuxTerminal: @unchecked Sendable {
             throw POSIXError(.ENOSYS)
         }
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        // This thread's blocked signals would be the child's, and the tmux server's, and its
+        // panes': they could then not be ended (kill-server's SIGHUP, a test's SIGTERM).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, "/usr/bin/env", &actions, nil, argv, environ)
+        let result = posix_spawn(&child, "/usr/bin/env", &actions, &attributes, argv, environ)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         return child
     }
