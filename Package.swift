@@ -58,10 +58,18 @@ let package = Package(
             name: "ReaderCLI",
             dependencies: [
                 "ReaderKit",
+                "ReaderTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
+        ),
+        // The full-screen layer under `reader browse`: keys decoded, a grid of cells diffed to the
+        // terminal, the terminal borrowed and given back, and an Elm-style program loop. It knows
+        // no command and no service (the screens are ReaderCLI's), only ReaderKit's text rules.
+        .target(
+            name: "ReaderTerminal",
+            dependencies: ["ReaderKit"]
         ),
         .executableTarget(
             name: "ReaderMain",
@@ -150,6 +158,14 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ReaderTerminalTests",
+            dependencies: [
+                "ReaderTerminal",
+                "ReaderKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "ReaderCLITests",
             dependencies: [
                 "ReaderCLI",
@@ -158,6 +174,7 @@ let package = Package(
                 "films-example",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 "ReaderKit",
+                "ReaderTerminal",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -30,7 +30,7 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             + "): 'reader config' shows what is used and where it comes from; 'reader manual' lists them all.",
         version: ReaderKitVersion.string,
         subcommands: ServiceRegistry.current.commands
-            + [Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
+            + [Browse.self, Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
 
     static let examples = [
         "reader posts swift",

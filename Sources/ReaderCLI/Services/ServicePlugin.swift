@@ -31,6 +31,9 @@ public protocol ServicePlugin: Sendable {
     /// What its explanation of a failure (``ServiceExplanation/reason``) advises, in `reader`'s
     /// words; nil for the engine's. By default nil.
     func hint(reason: String, withCredential: Bool) -> String?
+
+    /// What `reader browse` shows of it; nil when it has no screens. By default nil.
+    var browse: BrowseCapability? { get }
 }
 
 extension ServicePlugin {
@@ -38,6 +41,7 @@ extension ServicePlugin {
     public var sync: SyncCapability? { nil }
     public var credential: CredentialWording? { nil }
     public func hint(reason: String, withCredential: Bool) -> String? { nil }
+    public var browse: BrowseCapability? { nil }
 }
 
 /// What `reader sync NAME [ARGUMENTS…]` does for a service.

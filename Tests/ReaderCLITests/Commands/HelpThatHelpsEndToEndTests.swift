@@ -70,7 +70,7 @@ import TestSupport
 
         // Nothing near: the commands are listed instead.
         let far = try await reader.run("xyzzy")
-        #expect(far.status == 64 && far.stderr.contains("\"xyzzy\" is not a command of reader: the commands are films, people, planets, species, starships, vehicles, posts, comments, sync"),
+        #expect(far.status == 64 && far.stderr.contains("\"xyzzy\" is not a command of reader: the commands are films, people, planets, species, starships, vehicles, posts, comments, browse, sync"),
                 "\(far.stderr)")
 
         // An option: the parser's own suggestion, in reader's error style.

@@ -83,6 +83,36 @@ struct RedditPlugin: ServicePlugin {
                        })
     }
 
+    /// `reader browse` of a subreddit (`python`, `r/python`, `r/a+b`), of the config file's
+    /// first subreddit, else of the front page: the post list, loaded as `reader posts` loads it
+    /// (the same endpoint, limit and sort), so that a `reader sync` fills its cache.
+    var browse: BrowseCapability? {
+        BrowseCapability(takesUnnamedTargets: true) { (target, settings) throws(ReaderError) -> BrowseProgram in
+            if let target, target.hasPrefix("u/") || target.hasPrefix("/u/") {
+                throw .invalidArgument("browse shows subreddits for now; 'reader posts --user NAME' lists a user's posts")
+            }
+            let subreddit = try (target ?? settings.list("reddit.subreddits").first).map { (name) throws(ReaderError) in
+                try Reddit.validatedSubreddit(name)
+            }
+            let endpoint = try Reddit.posts(subreddit: subreddit, sort: .hot, time: nil, limit: 25, after: nil)
+            let filter = Self.postFilter(settings)
+            // Posts of a subreddit asked for by name are never hidden by subreddit, as in `reader posts`.
+            let requested = Set(subreddit?.split(separator: "+").map(String.init) ?? [])
+            return BrowseProgram { context in
+                let screen = PostListScreen(place: subreddit.map { "r/" + $0 } ?? "front page", sort: .hot,
+                                            size: context.session.size, now: Date()) {
+                    do throws(LoadFailure) {
+                        let loaded = try await context.client.load(endpoint, options: context.loadOptions())
+                        return .loaded(loaded.value.posts.filter { !filter.hides($0, requested: requested) }, loaded.metadata)
+                    } catch {
+                        return .failed(message: CLIWording.message(of: error.error), code: error.error.code.description)
+                    }
+                }
+                return await context.run(screen)
+            }
+        }
+    }
+
     var credential: CredentialWording? {
         CredentialWording(
             anonymous: "read anonymously (no READER_REDDIT_CLIENT_ID)",

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import ReaderKit
+import ReaderTerminal
+
+extension Reader {
+    /// `reader browse [TARGET]`: a full-screen reader on the terminal, the screens a service's
+    /// (``ServicePlugin/browse``), the terminal borrowed and given back here.
+    package struct Browse: AsyncParsableCommand, HelpExamples {
+        // As visible as the type, for ArgumentParser (the implicit one is internal).
+        package init() {}
+
+        package static let configuration = CommandConfiguration(
+            commandName: "browse",
+            abstract: "Read in a full-screen reader: move with j/k or the arrows, q to quit.",
+            discussion: """
+                Needs a terminal (stdin and stdout); 'reader posts' is for scripts. The bottom line \
+                says where you are, and how old what is shown is when it is not fresh.
+                """)
+
+        static let examples = [
+            "reader browse python",
+            "reader browse r/swift+rust",
+            "reader browse --offline python",
+        ]
+
+        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b). When left out: the config file's first subreddit, else the front page.")
+        var target: String?
+
+        @OptionGroup var options: GlobalOptions
+
+        package func validate() throws {
+            do { _ = try Self.program(for: target, settings: nil) } catch { throw ValidationError(CLIWording.message(of: error)) }
+        }
+
+        /// The service `target` names (`swapi`, `swapi/people`) and the rest of it, else the
+        /// service that takes unnamed targets with the whole of it, and that service's program.
+        /// - Parameter settings: nil checks the target alone (at parse time, before the config file is read).
+        /// - Throws: ``ReaderError/invalidArgument(_:)`` (R1001) for a target no service shows.
+        static func program(for target: String?, settings: ReaderSettings?) throws(ReaderError) -> BrowseProgram {
+            let registry = ServiceRegistry.current
+            var chosen: (plugin: any ServicePlugin, target: String?)?
+            if let target {
+                let head = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                if let name = ServiceName(rawValue: head[0].lowercased()), let plugin = registry[name] {
+                    chosen = (plugin, head.count > 1 ? String(head[1]) : nil)
+                }
+            }
+            if chosen == nil, let plugin = registry.plugins.first(where: { $0.browse?.takesUnnamedTargets == true }) {
+                chosen = (plugin, target)
+            }
+            guard let (plugin, rest) = chosen else { throw .invalidArgument("browse has no screens to show") }
+            guard let browse = plugin.browse else {
+                throw .invalidArgument("browse has no screens for \(plugin.name.rawValue) yet; 'reader \(plugin.name.rawValue) --help' lists its commands")
+            }
+            return try browse.prepare(rest, settings?.of(plugin.name) ?? ServiceSettings())
+        }
+
+        package func run() async throws {
+            let settings = try options.settings()
+            let program = try Self.program(for: target, settings: settings)
+            let session: TerminalSession
+            do {
+                session = try TerminalSession(environment: ProcessEnvironment.current)
+            } catch {
+                throw ReaderError.invalidArgument(Self.refusal(error))
+            }
+            let colour = Terminal.allowsColour(on: STDOUT_FILENO, noColorFlag: options.output.colourOff)
+            let configuration = try options.clientConfiguration(environment: ProcessEnvironment.current)
+            // Nothing may write to the screen but the program: no log lines, and the notices
+            // are the bottom line's to say.
+            let client = ReaderClient(configuration: configuration, logger: CommandLogging.logger(verbose: false))
+            // Each load has the whole timeout from when it starts, not from when browse started.
+            let template = options.loadOptions
+            let timeout = settings.timeout.value
+            let context = BrowseContext(client: client, loadOptions: {
+                var loadOptions = template
+                loadOptions.deadline = ContinuousClock.now.advanced(by: timeout)
+                return loadOptions
+            }, session: session, colour: colour)
+            let end = await CommandRunner.using(client) { _ in await program.run(context) }.get()
+            session.restore()
+            if end == .interrupted {
+                // Ctrl-c came as a key in raw mode: end as SIGINT ends a program (a shell shows
+                // 130, and a script around it stops). The signal goes to the process, as this
+                // thread may block it; exiting with 130 is for when it is ignored.
+                signal(SIGINT, SIG_DFL)
+                kill(getpid(), SIGINT)
+                Foundation.exit(128 + SIGINT)
+            }
+        }
+
+        /// Why the terminal cannot be borrowed, as a user reads it.
+        static func refusal(_ reason: TerminalUnavailable) -> Wording {
+            let why = switch reason {
+            case .inputIsNotATerminal: "its input is not a terminal"
+            case .outputIsNotATerminal: "its output is not a terminal"
+            case .dumbTerminal: "TERM is dumb, a terminal that cannot place the cursor"
+            case .attributes(let number): "the terminal's modes cannot be set (errno \(number))"
+            }
+            return Wording("browse needs a terminal, and \(why); 'reader posts' is for scripts")
+        }
+    }
+}

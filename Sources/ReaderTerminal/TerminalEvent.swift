@@ -1,0 +1,8 @@
+/// What the terminal tells a program: a key, or a new size.
+public enum TerminalEvent: Hashable, Sendable {
+    case key(Key)
+    /// The window changed size (SIGWINCH); the size is the one read then.
+    case resize(TerminalSize)
+    /// The input ended (the terminal went away): nothing more will come.
+    case inputClosed
+}

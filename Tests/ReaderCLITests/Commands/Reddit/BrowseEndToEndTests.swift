@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `reader browse` in a real terminal (tmux) against the loopback test server: the post list
+/// drawn, moved through and quit; the terminal given back exactly on `q`, Ctrl-c and SIGTERM; a
+/// resize; hostile titles; and the refusal without a terminal.
+@Suite(.processSlot) struct BrowseEndToEndTests {
+    /// r/python's hot listing (102 posts), as `reader posts python` asks for it; anything else 404.
+    static func listing(_ request: TestServer.Request) -> TestServer.Reply {
+        request.path == "/r/python/hot.json"
+            ? .json(Fixtures.bytes("reddit/listing_r_python_hot.json"))
+            : .respond(status: 404, headers: [], body: [])
+    }
+
+    static let bottomLine = "r/python · hot · 102 posts"
+
+    /// Whether a line of `capture-pane -e` starts reverse video (tmux writes `ESC [ 0 ; 7 m`).
+    static func isReverse(_ line: some StringProtocol) -> Bool {
+        line.hasPrefix("\u{1B}[7m") || line.hasPrefix("\u{1B}[0;7m")
+    }
+
+    /// Whether the terminal was given back as it was: the same modes, the main screen, the
+    /// cursor shown, wrap on, no keypad or mouse mode left on, no scroll region.
+    private func expectGivenBack(_ terminal: TmuxTerminal, rows: Int) async throws {
+        let (before, after) = try await terminal.modesBeforeAndAfter()
+        #expect(before != nil && before == after)
+        #expect(try await terminal.pane("#{alternate_on} #{cursor_flag} #{wrap_flag} #{keypad_flag} #{keypad_cursor_flag} #{mouse_any_flag}")
+                == "0 1 1 0 0 0")
+        #expect(try await terminal.pane("#{scroll_region_upper} #{scroll_region_lower}") == "0 \(rows - 1)")
+    }
+
+    @Test func theListIsDrawnMovedThroughAndQuitAndTheTerminalGivenBack() async throws {
+        try await withTestServer(Self.listing) { server in
+            let reader = ReaderProcess(server: server)
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+            let (screen, shown) = try await terminal.waitForScreen(containing: Self.bottomLine)
+            #expect(shown, "\(screen)")
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first?.hasPrefix("SCORE  COMMENTS") == true, "\(screen)")
+            #expect(lines.count > 23 && lines[23].hasPrefix(Self.bottomLine), "\(screen)")
+            #expect(lines.count > 1 && lines[1].hasSuffix("/r/Python Official Job Board"), "\(screen)")
+            #expect(try await terminal.pane("#{alternate_on} #{cursor_flag}") == "1 0")
+            // The first row selected, in reverse video; two steps down, the third.
+            #expect(Self.isReverse(try await terminal.styledScreen().split(separator: "\n")[1]))
+            try await terminal.press("j", "Down")
+            let (styled, moved) = try await terminal.waitForScreen(styled: true) { screen in
+                let lines = screen.split(separator: "\n")
+                return lines.count > 3 && Self.isReverse(lines[3])
+            }
+            #expect(moved, "\(styled)")
+            #expect(styled.split(separator: "\n")[3].contains("A new version of Wilson"))
+            #expect(!Self.isReverse(styled.split(separator: "\n")[1]))
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+            try await expectGivenBack(terminal, rows: 24)
+
+            // It asked for exactly what `reader posts python` asks for.
+            let browsed = server.requests.map(\.target)
+            #expect(try await reader.run("posts", "python", "--refresh").status == 0)
+            #expect(browsed == ["/r/python/hot.json?limit=25&raw_json=1"])
+            #expect(server.requests.last?.target == browsed.first)
+        }
+    }
+
+    @Test func ctrlCEndsWith130AndSigtermWith143TheTerminalGivenBackEachTime() async throws {
+        try await withTestServer(Self.listing) { server in
+            let interrupted = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await interrupted.waitForScreen(containing: Self.bottomLine).ok)
+            try await interrupted.press("C-c")
+            #expect(try await interrupted.waitForFile("status") == "130")
+            try await expectGivenBack(interrupted, rows: 24)
+
+            let terminated = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminated.waitForScreen(containing: Self.bottomLine).ok)
+            let pid = try #require(try await terminated.waitForFile("pid").flatMap { Int32($0) })
+            #expect(kill(pid, SIGTERM) == 0)
+            #expect(try await terminated.waitForFile("status") == "143")
+            try await expectGivenBack(terminated, rows: 24)
+        }
+    }
+
+    @Test func aResizeRedrawsAtTheNewSize() async throws {
+        try await withTestServer(Self.listing) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            try await terminal.resize(columns: 40, rows: 12)
+            let (screen, redrawn) = try await terminal.waitForScreen { screen in
+                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                // At 40 columns the table gives way: COMMENTS, AGE and SUBREDDIT are left out.
+                return lines.first?.hasPrefix("SCORE  ID") == true && lines.count >= 12 && lines[11].hasPrefix(Self.bottomLine)
+            }
+            #expect(redrawn, "\(screen)")
+            #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 40 })
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+            try await expectGivenBack(terminal, rows: 12)
+        }
+    }
+
+    @Test func hostileTitlesNeverReachTheTerminalRaw() async throws {
+        let title = #"evil\u001b]2;pwned\u0007 \u001b[2J\u001b[31mtitle\u202e\u200bgnp.exe"#
+        let body = #"{"kind": "Listing", "data": {"after": null, "children": [{"kind": "t3", "data": {"id": "abc", "name": "t3_abc", "title": "\#(title)", "author": "a", "subreddit": "python", "score": 1, "num_comments": 0, "created_utc": 1790000000, "permalink": "/r/python/comments/abc/"}}]}}"#
+        try await withTestServer { _ in .json(Array(body.utf8)) } body: { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            let (screen, shown) = try await terminal.waitForScreen(containing: "r/python · hot · 1 posts")
+            #expect(shown, "\(screen)")
+            #expect(screen.split(separator: "\n")[1].hasSuffix("evil titlegnp.exe"), "\(screen)")
+            #expect(!screen.contains("pwned"))
+            #expect(try await terminal.pane("#{pane_title}") != "pwned")
+            #expect(try await !terminal.styledScreen().contains("\u{1B}[31m"))
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
+    @Test func withoutATerminalOrWithADumbOneItIsR1001() async throws {
+        let piped = try await ReaderProcess().run("browse", "python")
+        #expect(piped.status == 64)
+        #expect(piped.stderr.contains("R1001"), "\(piped.stderr)")
+        #expect(piped.stderr.contains("browse needs a terminal"), "\(piped.stderr)")
+        #expect(piped.stderr.contains("'reader posts' is for scripts"), "\(piped.stderr)")
+        #expect(piped.stdout.isEmpty)
+
+        let dumb = try await TmuxTerminal.start(ReaderProcess(), columns: 80, rows: 24, arguments: ["browse", "python"], term: "dumb")
+        #expect(try await dumb.waitForFile("status") == "64")
+        #expect(try await dumb.screen().contains("browse needs a terminal, and TERM is dumb"))
+        let (before, after) = try await dumb.modesBeforeAndAfter()
+        #expect(before != nil && before == after)
+    }
+}
