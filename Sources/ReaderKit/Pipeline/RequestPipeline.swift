@@ -34,8 +34,11 @@ struct RequestPipeline: Sendable {
                       deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?,
                       credential: CredentialProvider.Held?, rateLimitReserve: Double = 0) async throws(ReaderError) -> Outcome<Value> {
         var headers = request.headers
-        if let etag = copy?.etag { headers.add("If-None-Match", etag) }
-        if let lastModified = copy?.lastModified { headers.add("If-Modified-Since", lastModified) }
+        // A validator goes back only as a field value can be sent: a damaged file's CR, LF or
+        // escape would have the transport refuse the request, every time, and the copy never
+        // refreshed. Without it the request is unconditional, and its answer replaces the copy.
+        if let etag = copy?.etag, Self.isSendable(etag) { headers.add("If-None-Match", etag) }
+        if let lastModified = copy?.lastModified, Self.isSendable(lastModified) { headers.add("If-Modified-Since", lastModified) }
         let requestedAt = now()
         let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential,
                                                   rateLimitReserve: rateLimitReserve)
@@ -54,6 +57,11 @@ struct RequestPipeline: Sendable {
             metadata.describe(entry, policy: configuration.freshness, rule: service.freshness, at: entry.fetchedAt)
         }
         return .body(Loaded(value: value, body: response.body, metadata: metadata))
+    }
+
+    /// Whether `value` can be sent as a field value: visible ASCII, spaces and tabs, at most 8 KB.
+    static func isSendable(_ value: String) -> Bool {
+        value.utf8.count <= 8192 && value.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
     }
 
     /// The entry `response` makes, with the header fields RFC 9111 judges it by, every line of

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NIOConcurrencyHelpers
 import Testing
 @testable import ReaderKit
@@ -70,6 +71,31 @@ struct ClientHarness: ShutsDown {
                 let stats = try harness.statistics().services["swapi"]
                 #expect(stats?.misses == 1 && stats?.revalidations == 1 && stats?.hits == 1 && stats?.entries == 1)
             }
+        }
+    }
+
+    /// A validator a damaged file holds (a CR and LF in the ETag) is not sent back: the request
+    /// goes unconditional and its answer replaces the copy (found by the attack on issue 23, where
+    /// the transport refused the request every time and the copy was never refreshed).
+    @Test func aDamagedValidatorIsNotSentAndTheCopyIsFetchedAgain() async throws {
+        try await withShutdown(of: ClientHarness()) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+            }
+            let queue = try DatabaseQueue(path: harness.cachePath)
+            try await queue.write { db in
+                try db.execute(sql: "UPDATE response SET etag = '\"e1\"' || char(13) || char(10) || 'X-Injected: yes', lastModified = char(27) || '[2J'")
+            }
+            try queue.close()
+            harness.clock.advance(2 * 86_400)
+            try await withShutdown(of: harness.client()) { client in
+                let again = try await client.load(try SWAPI.list(Film.self))
+                #expect(again.metadata.source == .network, "\(again.metadata)")
+            }
+            let requests = harness.server.requests
+            #expect(requests.count == 2)
+            #expect(requests.last?.headers["if-none-match"] == nil && requests.last?.headers["if-modified-since"] == nil)
+            #expect(requests.last?.headers["x-injected"] == nil)
         }
     }
 
