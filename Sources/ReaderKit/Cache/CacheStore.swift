@@ -168,6 +168,13 @@ actor CacheStore {
     }
 
     /// Marks the entry under `key` as confirmed by a `304` at `now`, with what the `304` said.
+    /// Keeps what a `304` confirmed of the copy under `key`; one whose `Cache-Control` says
+    /// no-store confirms this answer and forbids keeping it (RFC 9111 §3): the copy is deleted.
+    func keep(_ confirmation: CacheEntry.Confirmation, ofKey key: String, at now: Date) async {
+        guard FreshnessPolicy.mayStore(cacheControl: confirmation.cacheControl) else { return await deleteEntry(forKey: key) }
+        await markRevalidated(key: key, at: now, by: confirmation)
+    }
+
     func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) async {
         await write { (cache) async throws(CacheFailure) in
             try await cache.markRevalidated(key: key, at: now, by: confirmation)

@@ -24,7 +24,7 @@ public struct SyncReport: Sendable {
         public var code: ErrorCode { error.code }
         /// The code as the group is named: `H503`, or `H503 blocked` for block pages, which
         /// another group of the same code may stand beside.
-        public var label: String { error.isBlockPage ? "\(code) blocked" : code.description }
+        public var label: String { error.groupLabel }
         /// How many requests failed so.
         public var count: Int
         /// The first error met: its message, its exit code.
@@ -204,8 +204,7 @@ public struct SyncReport: Sendable {
         /// Each code once, a block page's apart (`H503 blocked`), as the groups are named.
         func codes(_ chosen: [ReaderError]) -> String {
             var seen = Set<String>()
-            return chosen.map { $0.isBlockPage ? "\($0.code) blocked" : $0.code.description }.filter { seen.insert($0).inserted }
-                .joined(separator: ", ")
+            return chosen.map(\.groupLabel).filter { seen.insert($0).inserted }.joined(separator: ", ")
         }
         let worthIt = errors.filter(\.isWorthRetryingLater)
         let notWorthIt = errors.filter { !$0.isWorthRetryingLater }
@@ -302,4 +301,10 @@ extension ReaderClient {
         await checkStorage(of: &report, since: mark)
         return report
     }
+}
+
+extension ReaderError {
+    /// The code as a sync names its group: `H503`, or `H503 blocked` for a block page, which a
+    /// group of the same code may stand beside.
+    var groupLabel: String { isBlockPage ? "\(code) blocked" : code.description }
 }

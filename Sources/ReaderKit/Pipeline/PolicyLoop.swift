@@ -200,12 +200,7 @@ struct PolicyLoop: Sendable {
         let confirmedAt = now()
         var entry = copy.entry
         entry.confirm(at: confirmedAt, by: CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt))
-        if FreshnessPolicy.mayStore(response.headers) {
-            await cache.markRevalidated(key: key, at: confirmedAt, by: CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt))
-        } else {
-            // A 304 that says no-store confirms this answer and forbids keeping it (RFC 9111 §3).
-            await cache.deleteEntry(forKey: key)
-        }
+        await cache.keep(CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt), ofKey: key, at: confirmedAt)
         await cache.recordUse(.revalidation, service: entry.service, key: key)
         var metadata = LoadMetadata(source: .revalidated, stale: false, fetchedAt: confirmedAt, ageSeconds: 0, errorCode: nil, url: entry.url)
         metadata.describe(entry, policy: configuration.freshness, rule: rule, at: confirmedAt)
@@ -224,11 +219,7 @@ struct PolicyLoop: Sendable {
             case .body:
                 break
             case .notModified(let response, let requestedAt):
-                if FreshnessPolicy.mayStore(response.headers) {
-                    await cache.markRevalidated(key: key, at: now(), by: CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt))
-                } else {
-                    await cache.deleteEntry(forKey: key)
-                }
+                await cache.keep(CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt), ofKey: key, at: now())
             }
         } catch {
             // An answer that the resource is gone: the copy must not outlive it, here as in a
