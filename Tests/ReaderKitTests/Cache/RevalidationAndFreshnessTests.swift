@@ -74,6 +74,27 @@ struct ClientHarness: ShutsDown {
         }
     }
 
+    /// A `304` that says no-store confirms this answer and forbids keeping it (RFC 9111 §3): the
+    /// copy is served this once and deleted (found by the attack on issue 23, where it stayed).
+    @Test func aNotModifiedThatSaysNoStoreDeletesTheCopy() async throws {
+        let calls = NIOLockedValueBox(0)
+        try await withShutdown(of: ClientHarness { request in
+            guard calls.withLockedValue({ $0 += 1; return $0 }) > 1 else {
+                guard case .respond(let status, let headers, let body) = Fixtures.route(request) else { return .close }
+                return .respond(status: status, headers: headers.filter { $0.0 != "Cache-Control" } + [("Cache-Control", "max-age=0")], body: body)
+            }
+            return .respond(status: 304, headers: [("ETag", "\"0bc6a4246aac177e4793c35c312d1110\""), ("Cache-Control", "no-store")], body: [])
+        }) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                #expect(try harness.statistics().services["swapi"]?.entries == 1)
+                let confirmed = try await client.load(try SWAPI.list(Film.self))
+                #expect(confirmed.metadata.source == .revalidated && confirmed.value.results.count == 6)
+            }
+            #expect(try harness.statistics().services["swapi"]?.entries ?? 0 == 0, "not kept")
+        }
+    }
+
     /// A validator a damaged file holds (a CR and LF in the ETag) is not sent back: the request
     /// goes unconditional and its answer replaces the copy (found by the attack on issue 23, where
     /// the transport refused the request every time and the copy was never refreshed).
