@@ -70,15 +70,24 @@ extension Reader {
             // Nothing may write to the screen but the program: no log lines, and the notices
             // are the bottom line's to say.
             let client = ReaderClient(configuration: configuration, logger: CommandLogging.logger(verbose: false))
+            let context = BrowseContext(client: client)
             // Each load has the whole timeout from when it starts, not from when browse started.
             let template = options.loadOptions
             let timeout = settings.timeout.value
-            let context = BrowseContext(client: client, loadOptions: {
-                var loadOptions = template
-                loadOptions.deadline = ContinuousClock.now.advanced(by: timeout)
-                return loadOptions
-            }, session: session, colour: colour)
-            let end = await CommandRunner.using(client) { _ in await program.run(context) }.get()
+            let browserCommand = ProcessEnvironment.current["BROWSER"].flatMap { $0.isEmpty ? nil : $0 }
+            let environment = Browser.Environment(
+                loadOptions: {
+                    var loadOptions = template
+                    loadOptions.deadline = ContinuousClock.now.advanced(by: timeout)
+                    return loadOptions
+                },
+                resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
+                browserCommand: browserCommand,
+                openURL: { url in LinkOpener.open(url, with: browserCommand) })
+            let browser = Browser(first: program.firstScreen(context), environment: environment, size: session.size, now: Date())
+            let end = await CommandRunner.using(client) { _ in
+                await ProgramRunner<Browser>(session: session, colour: colour, tickInterval: .seconds(30)).run(browser).end
+            }.get()
             session.restore()
             if end == .interrupted {
                 // Ctrl-c came as a key in raw mode: end as SIGINT ends a program (a shell shows

@@ -2,143 +2,223 @@ import Foundation
 import ReaderKit
 import ReaderTerminal
 
-/// The post list of `reader browse`: one row a post as `reader posts` lays it out, the selected
-/// row in reverse video, and the bottom line saying where you are and how old the list is.
+/// The post list of `reader browse`: one row a post as `reader posts` lays it out (columns give
+/// way on a narrow terminal as the command's do), the selected row in reverse video.
 ///
-/// A ``Model``: its state changes only in ``update(_:)``; its one effect is the load it was made
-/// with, which answers with ``Message``.
-struct PostListScreen: Model {
-    enum Message: Sendable {
-        case loaded([RedditPost], LoadMetadata)
-        /// The load failed: its message and code, as the CLI words them.
-        case failed(message: String, code: String)
-    }
+/// - Drawn from the cache at once, then revalidated when the copy is stale (``LoadKind/cacheFirst``).
+/// - Reaching the last row loads the next page (Reddit's `after`), shown as a last row
+///   `loading more…` while it comes.
+/// - While the list is shown, the comments of every post on screen and the next page are
+///   prefetched in the background, so that opening a post costs no request.
+/// - `+7 new` beside a post's comment count: comments since the post was last opened here.
+/// - `S` cycles the sort; `/` (the ``Browser``'s) filters by title, subreddit or author; `o` opens
+///   the post's link.
+struct PostListScreen: BrowseScreen {
+    /// Where this is: `r/python`, `front page`.
+    let title: String
+    /// The subreddit (`python`, `a+b`) or nil for the front page.
+    let subreddit: String?
+    let reddit: RedditBrowsing
 
-    /// The smallest screen drawn; below it, a line saying so.
-    static let smallest = TerminalSize(columns: 40, rows: 10)
-
-    /// Where this is, as the bottom line says it: `r/python`, `front page`.
-    let place: String
-    let sort: Reddit.Sort
-    /// The load of the list, as `reader posts` asks for it.
-    let load: @Sendable () async -> Message
-
+    private(set) var sort: Reddit.Sort = .hot
     private(set) var posts: [RedditPost] = []
-    private(set) var metadata: LoadMetadata?
-    private(set) var failure: (message: String, code: String)?
+    private(set) var shown: LoadMetadata?
+    /// Whether the first page is being loaded (nothing shown yet).
     private(set) var loading = true
+    /// Reddit's token for the page after the last one shown; nil at the end.
+    private(set) var after: String?
+    /// Whether the next page is being loaded.
+    private(set) var loadingMore = false
+    /// The filter typed after `/`.
+    private(set) var filter = ""
+    /// The posts shown: those the filter keeps.
+    private(set) var visible: [RedditPost] = []
+    /// The selected post's index in ``visible``.
     private(set) var selected = 0
-    /// The first post on screen.
+    /// The first row on screen.
     private(set) var top = 0
-    private(set) var size: TerminalSize
-    private(set) var now: Date
+    /// Comments since the last visit, by post id.
+    private(set) var newComments: [String: Int] = [:]
 
-    init(place: String, sort: Reddit.Sort, size: TerminalSize, now: Date, load: @escaping @Sendable () async -> Message) {
-        self.place = place
+    init(title: String, subreddit: String?, reddit: RedditBrowsing, sort: Reddit.Sort = .hot) {
+        self.title = title
+        self.subreddit = subreddit
+        self.reddit = reddit
         self.sort = sort
-        self.size = size
-        self.now = now
-        self.load = load
     }
 
-    func start() -> [Effect<Message>] {
-        [.task(id: "load", load)]
+    var place: [String] {
+        let count = loading && posts.isEmpty ? "loading"
+            : filter.isEmpty ? "\(posts.count) posts" : "\(visible.count) of \(posts.count) posts"
+        return ["\(title) · \(sort.rawValue) · \(count)", "\(title) · \(sort.rawValue)", title]
     }
 
-    /// The rows posts take: all but the header and the bottom line.
-    private var listHeight: Int { max(1, size.rows - 2) }
+    var hasContent: Bool { !posts.isEmpty }
+    var filters: Bool { true }
+    var keys: [KeyHelp] {
+        [KeyHelp("S", "sort: hot, new, top, rising, controversial"), KeyHelp("o", "open the post's link ($BROWSER)")]
+    }
 
-    mutating func update(_ event: ProgramEvent<Message>) -> [Effect<Message>] {
+    /// The selected post, if any.
+    var selectedPost: RedditPost? { visible.indices.contains(selected) ? visible[selected] : nil }
+
+    func start(in layout: ScreenLayout) -> [ScreenEffect] {
+        [.load(id: "list", .cacheFirst, reddit.posts(of: subreddit, sort: sort, after: nil))]
+    }
+
+    /// The rows posts take: all but the header.
+    private func listHeight(_ layout: ScreenLayout) -> Int { max(1, layout.rows - 1) }
+
+    mutating func handle(_ event: ScreenEvent, in layout: ScreenLayout) -> [ScreenEffect] {
         switch event {
         case .key(let key):
-            switch key {
-            case .character("q"): return [.quit(.finished)]
-            case .control("c"): return [.quit(.interrupted)]
-            case .character("j"), .down: select(selected + 1)
-            case .character("k"), .up: select(selected - 1)
-            case .character("g"), .home: select(0)
-            case .character("G"), .end: select(posts.count - 1)
-            case .pageDown, .control("d"): select(selected + listHeight)
-            case .pageUp, .control("u"): select(selected - listHeight)
-            default: break
-            }
-        case .resize(let size):
-            self.size = size
-            select(selected)
-        case .tick(let now):
-            self.now = now
-        case .message(.loaded(let posts, let metadata)):
-            self.posts = posts
-            self.metadata = metadata
-            failure = nil
-            loading = false
-            select(selected)
-        case .message(.failed(let message, let code)):
-            failure = (message, code)
-            loading = false
+            return press(key, in: layout)
+        case .refresh:
+            return [.load(id: "list", .refresh, reddit.posts(of: subreddit, sort: sort, after: nil))]
+        case .filter(let text):
+            let keep = selectedPost?.id
+            filter = text
+            applyFilter(keeping: keep, in: layout)
+        case .resized, .appeared:
+            select(selected, in: layout)
+            if case .appeared = event { return prefetch(in: layout) + visits() }
+        case .tick:
+            break
+        case .answer(let id, let answer):
+            return receive(answer, id: id, in: layout)
         }
         return []
     }
 
-    /// Selects post `index` (bounded to the list), scrolling it into view.
-    private mutating func select(_ index: Int) {
-        selected = max(0, min(index, posts.count - 1))
+    private mutating func press(_ key: Key, in layout: ScreenLayout) -> [ScreenEffect] {
+        let height = listHeight(layout)
+        switch key {
+        case .character("j"), .down: select(selected + 1, in: layout)
+        case .character("k"), .up: select(selected - 1, in: layout)
+        case .character("g"), .home: select(0, in: layout)
+        case .character("G"), .end: select(visible.count - 1, in: layout)
+        case .pageDown, .control("d"): select(selected + height, in: layout)
+        case .pageUp, .control("u"): select(selected - height, in: layout)
+        case .enter, .character("l"), .right:
+            guard let post = selectedPost else { return [] }
+            return [.push(PostScreen(post: post, reddit: reddit))]
+        case .character("o"):
+            guard let post = selectedPost else { return [] }
+            return [.open(url: post.url ?? "https://www.reddit.com" + post.permalink)]
+        case .character("S"):
+            let sorts = Reddit.Sort.allCases
+            sort = sorts[((sorts.firstIndex(of: sort) ?? 0) + 1) % sorts.count]
+            posts = []
+            visible = []
+            shown = nil
+            after = nil
+            loading = true
+            loadingMore = false
+            selected = 0
+            top = 0
+            return [.cancel(id: "more"), .load(id: "list", .cacheFirst, reddit.posts(of: subreddit, sort: sort, after: nil))]
+        default:
+            return []
+        }
+        return moreIfAtTheEnd()
+    }
+
+    /// The next page, when the last row is selected and there is one.
+    private mutating func moreIfAtTheEnd() -> [ScreenEffect] {
+        guard filter.isEmpty, !visible.isEmpty, selected == visible.count - 1, let after, !loadingMore else { return [] }
+        loadingMore = true
+        return [.load(id: "more", .cacheFirst, reddit.posts(of: subreddit, sort: sort, after: after))]
+    }
+
+    private mutating func receive(_ answer: ScreenAnswer, id: String, in layout: ScreenLayout) -> [ScreenEffect] {
+        switch id {
+        case "list":
+            guard let result = answer.payload as? LoadResult<RedditListing> else { return [] }
+            loading = false
+            guard case .loaded(let listing, let metadata) = result else { return [] }
+            let keep = selectedPost?.id
+            posts = Self.unique(listing.posts)
+            after = listing.after
+            shown = metadata
+            applyFilter(keeping: keep, in: layout)
+            return prefetch(in: layout) + visits()
+        case "more":
+            guard let result = answer.payload as? LoadResult<RedditListing> else { return [] }
+            guard case .loaded(let listing, _) = result else {
+                loadingMore = false
+                return []
+            }
+            // The cached pass answers first; a second (the network's) may follow.
+            loadingMore = false
+            let known = Set(posts.map(\.id))
+            posts += Self.unique(listing.posts.filter { !known.contains($0.id) })
+            after = listing.after
+            applyFilter(keeping: selectedPost?.id, in: layout)
+            return prefetch(in: layout) + visits()
+        case "visits":
+            guard let visits = answer.payload as? [Visit?], visits.count == posts.count else { return [] }
+            newComments = [:]
+            for (post, visit) in zip(posts, visits) {
+                guard let before = visit?.itemCount, post.numComments > before else { continue }
+                newComments[post.id] = post.numComments - before
+            }
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// Posts once each: a listing that names one twice shows it once.
+    private static func unique(_ posts: [RedditPost]) -> [RedditPost] {
+        var seen = Set<String>()
+        return posts.filter { seen.insert($0.id).inserted }
+    }
+
+    /// The comments of every post on screen and the next page, through the cache, in the
+    /// background.
+    private func prefetch(in layout: ScreenLayout) -> [ScreenEffect] {
+        let onScreen = visible.dropFirst(top).prefix(listHeight(layout))
+        var effects: [ScreenEffect] = onScreen.map { .load(id: "comments:" + $0.id, .background, reddit.comments(of: $0.id)) }
+        if let after { effects.append(.load(id: "next:" + after, .background, reddit.posts(of: subreddit, sort: sort, after: after))) }
+        return effects
+    }
+
+    private func visits() -> [ScreenEffect] {
+        posts.isEmpty ? [] : [.run(id: "visits", reddit.lastVisits(to: posts.map(\.id)))]
+    }
+
+    private mutating func applyFilter(keeping id: String?, in layout: ScreenLayout) {
+        let words = filter.lowercased()
+        visible = words.isEmpty ? posts : posts.filter {
+            [$0.title, $0.subreddit, $0.author].contains { $0.lowercased().contains(words) }
+        }
+        select(id.flatMap { id in visible.firstIndex { $0.id == id } } ?? selected, in: layout)
+    }
+
+    /// Selects row `index` (bounded to the list), scrolling it into view.
+    private mutating func select(_ index: Int, in layout: ScreenLayout) {
+        let height = listHeight(layout)
+        selected = max(0, min(index, visible.count - 1))
         if selected < top { top = selected }
-        if selected >= top + listHeight { top = selected - listHeight + 1 }
-        top = max(0, min(top, max(0, posts.count - listHeight)))
+        if selected >= top + height { top = selected - height + 1 }
+        top = max(0, min(top, max(0, visible.count + (loadingMore ? 1 : 0) - height)))
     }
 
-    func view(size: TerminalSize) -> Grid {
-        var grid = Grid(size: size)
-        guard size.columns >= Self.smallest.columns, size.rows >= Self.smallest.rows else {
-            let lines = TerminalText.wrap("terminal too small: 40×10 at least", toWidth: size.columns, breakingLongWords: true)
-            for (row, line) in lines.prefix(size.rows).enumerated() { grid.draw(line, x: 0, y: row) }
-            return grid
+    func draw(into grid: inout Grid, in layout: ScreenLayout) {
+        guard !visible.isEmpty else {
+            let text = loading ? "loading \(title)…" : posts.isEmpty ? "no posts" : "no post matches /\(filter)"
+            grid.draw(text, x: 0, y: 0)
+            return
         }
-        if posts.isEmpty {
-            drawPlaceholder(into: &grid)
-        } else {
-            let lines = Reader.Posts.table(posts, now: now).render(width: size.columns).split(separator: "\n", omittingEmptySubsequences: false)
-            grid.draw(lines.first ?? "", x: 0, y: 0, style: CellStyle(dim: true))
-            for row in 0..<min(listHeight, posts.count - top) {
-                let index = top + row
-                grid.draw(lines.count > index + 1 ? lines[index + 1] : "", x: 0, y: row + 1)
-                if index == selected { grid.setStyle(CellStyle(reverse: true), y: row + 1) }
-            }
+        let height = listHeight(layout)
+        let rows = Array(visible.dropFirst(top).prefix(height))
+        let lines = Reader.Posts.table(rows, now: layout.now, newComments: newComments)
+            .render(width: layout.columns).split(separator: "\n", omittingEmptySubsequences: false)
+        grid.draw(lines.first ?? "", x: 0, y: 0, style: CellStyle(dim: true))
+        for row in 0..<rows.count {
+            grid.draw(lines.count > row + 1 ? lines[row + 1] : "", x: 0, y: row + 1)
+            if top + row == selected { grid.setStyle(CellStyle(reverse: true), y: row + 1) }
         }
-        drawBottomLine(into: &grid)
-        return grid
-    }
-
-    /// In place of the list: that it is loading, that there are no posts, or the failure.
-    private func drawPlaceholder(into grid: inout Grid) {
-        if loading {
-            grid.draw("loading \(place)…", x: 0, y: 0)
-        } else if let failure {
-            var row = 0
-            for line in TerminalText.wrap(TerminalText.sanitise(failure.message), toWidth: grid.size.columns) + [failure.code]
-            where row < listHeight {
-                grid.draw(line, x: 0, y: row, style: line == failure.code ? CellStyle(bold: true) : .plain)
-                row += 1
-            }
-        } else {
-            grid.draw("no posts", x: 0, y: 0)
-        }
-    }
-
-    /// The last row: where you are on the left, how old the list is on the right. The note
-    /// comes first (its code is what to act on); the left gives up the count, then the sort.
-    private func drawBottomLine(into grid: inout Grid) {
-        let y = grid.size.rows - 1
-        let width = grid.size.columns
-        var note = metadata.flatMap { FreshnessNote.text(for: $0, now: now) }
-        if !posts.isEmpty, let failure { note = "\(note ?? "not refreshed") · \(failure.code)" }
-        let right = note.map { TerminalText.truncate($0, toWidth: width - 12) } ?? ""
-        let room = width - TerminalText.width(right) - (right.isEmpty ? 0 : 1)
-        let count = loading && posts.isEmpty ? "loading" : "\(posts.count) posts"
-        let forms = ["\(place) · \(sort.rawValue) · \(count)", "\(place) · \(sort.rawValue)", place]
-        let left = forms.first { TerminalText.width($0) <= room } ?? TerminalText.truncate(place, toWidth: room)
-        grid.draw(left, x: 0, y: y)
-        if !right.isEmpty { grid.draw(right, x: width - TerminalText.width(right), y: y) }
+        if loadingMore, rows.count < height { grid.draw("loading more…", x: 0, y: rows.count + 1, style: CellStyle(dim: true)) }
     }
 }

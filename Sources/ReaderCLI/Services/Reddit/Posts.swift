@@ -115,9 +115,11 @@ extension Reader {
             }
         }
 
-        package static func table(_ posts: [RedditPost], now: Date) -> Table {
+        /// - Parameter newComments: comments since the last visit, by post id (`browse` shows
+        ///   `12 +7 new`).
+        package static func table(_ posts: [RedditPost], now: Date, newComments: [String: Int] = [:]) -> Table {
             let rows = posts.map { post in
-                [Compact.number(post.score), Compact.number(post.numComments),
+                [Compact.number(post.score), Compact.number(post.numComments) + (newComments[post.id].map { " +\(Compact.number($0)) new" } ?? ""),
                  RelativeAge.describe(from: post.createdUTC, to: now),
                  "r/" + post.subreddit, "u/" + post.author, post.id,
                  TerminalText.decodingHTMLEntities(post.title)]

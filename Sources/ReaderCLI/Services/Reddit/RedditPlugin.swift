@@ -94,21 +94,12 @@ struct RedditPlugin: ServicePlugin {
             let subreddit = try (target ?? settings.list("reddit.subreddits").first).map { (name) throws(ReaderError) in
                 try Reddit.validatedSubreddit(name)
             }
-            let endpoint = try Reddit.posts(subreddit: subreddit, sort: .hot, time: nil, limit: 25, after: nil)
             let filter = Self.postFilter(settings)
             // Posts of a subreddit asked for by name are never hidden by subreddit, as in `reader posts`.
             let requested = Set(subreddit?.split(separator: "+").map(String.init) ?? [])
             return BrowseProgram { context in
-                let screen = PostListScreen(place: subreddit.map { "r/" + $0 } ?? "front page", sort: .hot,
-                                            size: context.session.size, now: Date()) {
-                    do throws(LoadFailure) {
-                        let loaded = try await context.client.load(endpoint, options: context.loadOptions())
-                        return .loaded(loaded.value.posts.filter { !filter.hides($0, requested: requested) }, loaded.metadata)
-                    } catch {
-                        return .failed(message: CLIWording.message(of: error.error), code: error.error.code.description)
-                    }
-                }
-                return await context.run(screen)
+                PostListScreen(title: subreddit.map { "r/" + $0 } ?? "front page", subreddit: subreddit,
+                               reddit: RedditBrowsing(client: context.client, filter: filter, requested: requested))
             }
         }
     }

@@ -1,0 +1,566 @@
+import Foundation
+import ReaderKit
+import ReaderTerminal
+
+/// `reader browse` as one ``Model``: a stack of ``BrowseScreen``s and what every screen shares.
+///
+/// - The bottom line is the ErrorHandler speaking: where you are on the left, what the data on
+///   screen is on the right (nothing when fresh; its age, `offline` and the code otherwise).
+/// - A foreground failure with nothing to show is one banner in place of the screen.
+/// - Background work (prefetching) is silent: at most ``backgroundLimit`` loads at once, each
+///   failure counted for the help screen, all of a screen's cancelled when it is covered.
+/// - When the service cannot be reached, the screen on top is probed (a load that waits for
+///   connectivity, as `--wait` does); when it answers, the screen is drawn again and the
+///   offline note goes, with no key pressed.
+struct Browser: Model {
+    /// The most background loads running at once.
+    static let backgroundLimit = 4
+    /// The smallest screen drawn; below it, a line saying so.
+    static let smallest = TerminalSize(columns: 40, rows: 10)
+    /// How long one probe waits for the service before another starts.
+    static let probeLength: Duration = .seconds(300)
+    /// The longest text typed at a prompt.
+    static let longestPromptText = 200
+
+    enum Message: Sendable {
+        /// The answer of a screen's work.
+        case answer(screen: Int, id: String, Pass, ScreenAnswer)
+        /// `$BROWSER` was started, or could not be (its reason).
+        case opened(failure: String?)
+    }
+
+    /// Which run of a screen's work an answer comes from.
+    enum Pass: Sendable {
+        /// The cache-only pass of a ``LoadKind/cacheFirst`` load; the network pass follows.
+        case cached(@Sendable (LoadOptions) async -> ScreenAnswer)
+        /// A load in the foreground (a probe's too).
+        case foreground(probe: Bool)
+        case background
+        /// A ``ScreenEffect/run(id:_:)``.
+        case other
+    }
+
+    /// A text typed on the bottom line.
+    enum Prompt: Equatable, Sendable {
+        /// `s`: where to go.
+        case target(String)
+        /// `/`: the filter of the list, applied as it is typed.
+        case filter(String)
+    }
+
+    /// What the browser runs with.
+    struct Environment: Sendable {
+        /// The options of every load (a fresh deadline each time): `--offline`, `--refresh`,
+        /// `--max-stale`, `--timeout` as the command line and settings give them.
+        var loadOptions: @Sendable () -> LoadOptions
+        /// The screen for a target typed after `s` (`python`, `r/a+b`, `swapi/people`).
+        var resolve: @Sendable (String) throws(ReaderError) -> any BrowseScreen
+        /// `$BROWSER`, when it is set and not empty.
+        var browserCommand: String?
+        /// Starts `$BROWSER URL`, detached; the reason when it cannot.
+        var openURL: @Sendable (String) async -> String?
+    }
+
+    /// A screen on the stack, with what the browser keeps of it.
+    struct Entry: Sendable {
+        var number: Int
+        var screen: any BrowseScreen
+        /// The last foreground failure: the banner when the screen has nothing to show.
+        var failure: BrowseFailure?
+        /// The filter typed after `/`, kept while the screen is shown.
+        var filter = ""
+        /// Its work running, by the screen's ids.
+        var running: Set<String> = []
+    }
+
+    /// Background work waiting for a free place.
+    private struct Queued: Sendable {
+        var screen: Int
+        var id: String
+        var work: @Sendable (LoadOptions) async -> ScreenAnswer
+    }
+
+    let environment: Environment
+    private(set) var stack: [Entry]
+    private(set) var size: TerminalSize
+    private(set) var now: Date
+    private(set) var showingHelp = false
+    private(set) var prompt: Prompt?
+    /// The code of the failure that made the browser offline; nil when online.
+    private(set) var offline: String?
+    /// The screen being probed, while offline.
+    private(set) var probing: Int?
+    /// Background failures by code: how many, and the last one's words.
+    private(set) var backgroundFailures: [String: (count: Int, message: String)] = [:]
+    /// A note on the bottom line until the next key.
+    private(set) var note: String?
+    private var queued: [Queued] = []
+    /// Background loads running: "screen:id".
+    private var backgroundRunning: Set<String> = []
+    private var nextNumber = 1
+
+    init(first: any BrowseScreen, environment: Environment, size: TerminalSize, now: Date) {
+        self.environment = environment
+        self.size = size
+        self.now = now
+        stack = [Entry(number: 0, screen: first)]
+    }
+
+    var layout: ScreenLayout {
+        ScreenLayout(columns: size.columns, rows: max(1, size.rows - 1), now: now)
+    }
+
+    /// Whether no load may touch the network (`--offline`).
+    private var offlineByChoice: Bool { environment.loadOptions().cacheMode == .offline }
+
+    func start() -> [Effect<Message>] {
+        var copy = self
+        return copy.perform(stack[0].screen.start(in: layout), for: 0)
+    }
+
+    // MARK: - Events
+
+    mutating func update(_ event: ProgramEvent<Message>) -> [Effect<Message>] {
+        switch event {
+        case .key(let key):
+            return press(key)
+        case .resize(let size):
+            self.size = size
+            return toTop(.resized)
+        case .tick(let now):
+            self.now = now
+            return toTop(.tick)
+        case .message(.opened(let failure)):
+            if let failure { note = failure }
+            return []
+        case .message(.answer(let screen, let id, let pass, let answer)):
+            return receive(answer, id: id, pass: pass, screen: screen)
+        }
+    }
+
+    private mutating func press(_ key: Key) -> [Effect<Message>] {
+        if key == .control("c") { return [.quit(.interrupted)] }
+        note = nil
+        if showingHelp {
+            showingHelp = false
+            return []
+        }
+        if let prompt { return type(key, at: prompt) }
+        switch key {
+        case .character("q"):
+            return stack.count > 1 ? pop() : [.quit(.finished)]
+        case .escape where !stack[stack.count - 1].filter.isEmpty:
+            return setFilter("")
+        case .escape, .character("h"), .left:
+            return stack.count > 1 ? pop() : []
+        case .character("?"):
+            showingHelp = true
+            return []
+        case .character("r"):
+            return refreshTop(probe: false)
+        case .character("s"):
+            prompt = .target("")
+            return []
+        case .character("/"):
+            guard stack[stack.count - 1].screen.filters else { return [] }
+            prompt = .filter(stack[stack.count - 1].filter)
+            return []
+        default:
+            return toTop(.key(key))
+        }
+    }
+
+    /// A key while a prompt is open: text typed, `Enter` goes, `Esc` cancels.
+    private mutating func type(_ key: Key, at prompt: Prompt) -> [Effect<Message>] {
+        var text: String
+        switch prompt {
+        case .target(let typed), .filter(let typed): text = typed
+        }
+        switch key {
+        case .escape:
+            self.prompt = nil
+            if case .filter = prompt { return setFilter("") }
+            return []
+        case .enter:
+            self.prompt = nil
+            guard case .target = prompt else { return [] }
+            let target = text.trimmingCharacters(in: .whitespaces)
+            guard !target.isEmpty else { return [] }
+            do throws(ReaderError) {
+                let screen = try environment.resolve(target)
+                return push(screen)
+            } catch {
+                note = "\(CLIWording.message(of: error)) · \(error.code)"
+                return []
+            }
+        case .backspace:
+            guard !text.isEmpty else { return [] }
+            text.removeLast()
+        case .character(let character) where text.count < Self.longestPromptText:
+            text.append(character)
+        default:
+            return []
+        }
+        switch prompt {
+        case .target:
+            self.prompt = .target(text)
+            return []
+        case .filter:
+            self.prompt = .filter(text)
+            return setFilter(text)
+        }
+    }
+
+    private mutating func setFilter(_ text: String) -> [Effect<Message>] {
+        stack[stack.count - 1].filter = text
+        return toTop(.filter(text))
+    }
+
+    /// `event` to the screen on top, and the work it asks for.
+    private mutating func toTop(_ event: ScreenEvent) -> [Effect<Message>] {
+        let index = stack.count - 1
+        let effects = stack[index].screen.handle(event, in: layout)
+        return perform(effects, for: stack[index].number)
+    }
+
+    private mutating func refreshTop(probe: Bool) -> [Effect<Message>] {
+        let index = stack.count - 1
+        let number = stack[index].number
+        let effects = stack[index].screen.handle(.refresh, in: layout)
+        if probe { probing = number }
+        return perform(effects, for: number, probe: probe)
+    }
+
+    // MARK: - The stack
+
+    private mutating func push(_ screen: any BrowseScreen) -> [Effect<Message>] {
+        var effects = stopBackground(of: stack.count - 1)
+        let number = nextNumber
+        nextNumber += 1
+        stack.append(Entry(number: number, screen: screen))
+        effects += perform(screen.start(in: layout), for: number)
+        return effects
+    }
+
+    private mutating func pop() -> [Effect<Message>] {
+        let entry = stack.removeLast()
+        var effects = stopBackground(of: entry.number)
+        effects += entry.running.map { .cancel(id: Self.taskID(entry.number, $0)) }
+        if probing == entry.number { probing = nil }
+        effects += toTop(.appeared)
+        if offline != nil, probing == nil, !offlineByChoice { effects += refreshTop(probe: true) }
+        return effects
+    }
+
+    /// Cancels the background work of the screen at `index` (it was covered), running or queued.
+    private mutating func stopBackground(of index: Int) -> [Effect<Message>] {
+        stopBackground(ofScreen: stack[index].number)
+    }
+
+    private mutating func stopBackground(ofScreen number: Int) -> [Effect<Message>] {
+        queued.removeAll { $0.screen == number }
+        let prefix = "\(number):"
+        let stopped = backgroundRunning.filter { $0.hasPrefix(prefix) }
+        backgroundRunning.subtract(stopped)
+        if let index = stack.firstIndex(where: { $0.number == number }) {
+            for id in stopped { stack[index].running.remove(String(id.dropFirst(prefix.count))) }
+        }
+        return stopped.sorted().map { .cancel(id: $0) } + startQueued()
+    }
+
+    // MARK: - Work
+
+    static func taskID(_ screen: Int, _ id: String) -> String { "\(screen):\(id)" }
+
+    /// The runner's effects for a screen's.
+    private mutating func perform(_ effects: [ScreenEffect], for screen: Int, probe: Bool = false) -> [Effect<Message>] {
+        var result: [Effect<Message>] = []
+        for effect in effects {
+            switch effect {
+            case .load(let id, let kind, let work):
+                result += load(id: id, kind: kind, work: work, screen: screen, probe: probe)
+            case .run(let id, let work):
+                mark(id, runningOn: screen)
+                result.append(.task(id: Self.taskID(screen, id)) { .answer(screen: screen, id: id, .other, await work()) })
+            case .cancel(let id):
+                queued.removeAll { $0.screen == screen && $0.id == id }
+                backgroundRunning.remove(Self.taskID(screen, id))
+                if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.remove(id) }
+                result.append(.cancel(id: Self.taskID(screen, id)))
+                result += startQueued()
+            case .push(let next):
+                result += push(next)
+            case .open(let url):
+                result += open(url)
+            case .say(let text):
+                note = text
+            }
+        }
+        return result
+    }
+
+    private mutating func load(id: String, kind: LoadKind, work: @escaping @Sendable (LoadOptions) async -> ScreenAnswer,
+                               screen: Int, probe: Bool) -> [Effect<Message>] {
+        var options = environment.loadOptions()
+        let byChoice = options.cacheMode == .offline
+        switch kind {
+        case .background:
+            guard !probe else { return [] }
+            queued.removeAll { $0.screen == screen && $0.id == id }
+            queued.append(Queued(screen: screen, id: id, work: work))
+            return startQueued()
+        case .cacheFirst where !byChoice && !probe:
+            options.cacheMode = .offline
+            mark(id, runningOn: screen)
+            return [.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .cached(work), await work(options)) }]
+        case .refresh where !byChoice:
+            options.cacheMode = .refresh
+        case .cacheFirst, .current, .refresh:
+            break
+        }
+        if probe, !byChoice {
+            options.cacheMode = .refresh
+            options.waitForConnectivity = true
+            options.deadline = ContinuousClock.now.advanced(by: Self.probeLength)
+        }
+        mark(id, runningOn: screen)
+        return [.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .foreground(probe: probe), await work(options)) }]
+    }
+
+    private mutating func mark(_ id: String, runningOn screen: Int) {
+        if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.insert(id) }
+    }
+
+    /// Starts queued background loads while there is room.
+    private mutating func startQueued() -> [Effect<Message>] {
+        var result: [Effect<Message>] = []
+        while backgroundRunning.count < Self.backgroundLimit, !queued.isEmpty {
+            let next = queued.removeFirst()
+            var options = environment.loadOptions()
+            options.mode = .background
+            options.rateLimitReserve = 0.1
+            backgroundRunning.insert(Self.taskID(next.screen, next.id))
+            mark(next.id, runningOn: next.screen)
+            let (screen, id, work) = (next.screen, next.id, next.work)
+            result.append(.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .background, await work(options)) })
+        }
+        return result
+    }
+
+    private mutating func open(_ url: String) -> [Effect<Message>] {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+            note = "not a web link: \(url)"
+            return []
+        }
+        guard environment.browserCommand != nil else {
+            note = url
+            return []
+        }
+        let openURL = environment.openURL
+        return [.task(id: nil) { .opened(failure: await openURL(url)) }]
+    }
+
+    private mutating func receive(_ answer: ScreenAnswer, id: String, pass: Pass, screen: Int) -> [Effect<Message>] {
+        guard let index = stack.firstIndex(where: { $0.number == screen }) else { return [] }
+        stack[index].running.remove(id)
+        var effects: [Effect<Message>] = []
+        switch pass {
+        case .background:
+            backgroundRunning.remove(Self.taskID(screen, id))
+            if case .failed(let failure)? = answer.report {
+                let counted = backgroundFailures[failure.code]?.count ?? 0
+                backgroundFailures[failure.code] = (counted + 1, failure.message)
+            }
+            effects += startQueued()
+        case .cached(let work):
+            // A copy, however old, is shown at once; the network is asked only when it is stale
+            // or missing, and missing is not a failure to show.
+            if case .loaded(let metadata)? = answer.report {
+                if metadata.stale { effects += load(id: id, kind: .current, work: work, screen: screen, probe: false) }
+            } else {
+                return load(id: id, kind: .current, work: work, screen: screen, probe: false)
+            }
+        case .foreground(let probe):
+            if probe, probing == screen { probing = nil }
+            effects += note(answer.report, of: index)
+        case .other:
+            break
+        }
+        guard let index = stack.firstIndex(where: { $0.number == screen }) else { return effects }
+        let layout = index == stack.count - 1 ? self.layout : ScreenLayout(columns: size.columns, rows: layout.rows, now: now)
+        effects += perform(stack[index].screen.handle(.answer(id: id, answer), in: layout), for: screen)
+        return effects
+    }
+
+    /// What a foreground load's report says to the browser: offline, back online, a failure.
+    private mutating func note(_ report: LoadReport?, of index: Int) -> [Effect<Message>] {
+        switch report {
+        case .failed(let failure)?:
+            stack[index].failure = failure
+            if failure.unreachable { return goOffline(failure.code) }
+            if !failure.notCached { offline = nil }
+        case .loaded(let metadata)?:
+            stack[index].failure = nil
+            if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) { return goOffline(code.description) }
+            if metadata.source != .cache {
+                let wasOffline = offline != nil
+                offline = nil
+                // Back: the screen on top shows what the network says now.
+                if wasOffline, stack[index].number != stack[stack.count - 1].number { return refreshTop(probe: false) }
+            }
+        case nil:
+            break
+        }
+        return []
+    }
+
+    private mutating func goOffline(_ code: String) -> [Effect<Message>] {
+        offline = code
+        guard probing == nil, !offlineByChoice else { return [] }
+        return refreshTop(probe: true)
+    }
+
+    // MARK: - The view
+
+    func view(size: TerminalSize) -> Grid {
+        var grid = Grid(size: size)
+        guard size.columns >= Self.smallest.columns, size.rows >= Self.smallest.rows else {
+            let lines = TerminalText.wrap("terminal too small: 40×10 at least", toWidth: size.columns, breakingLongWords: true)
+            for (row, line) in lines.prefix(size.rows).enumerated() { grid.draw(line, x: 0, y: row) }
+            return grid
+        }
+        let layout = ScreenLayout(columns: size.columns, rows: size.rows - 1, now: now)
+        let top = stack[stack.count - 1]
+        if showingHelp {
+            drawHelp(into: &grid, in: layout)
+        } else if !top.screen.hasContent, let failure = top.failure {
+            drawBanner(failure, into: &grid, in: layout)
+        } else {
+            top.screen.draw(into: &grid, in: layout)
+        }
+        drawBottomLine(into: &grid)
+        return grid
+    }
+
+    /// A failure in place of the screen: its message, code and hint as the CLI words them.
+    private func drawBanner(_ failure: BrowseFailure, into grid: inout Grid, in layout: ScreenLayout) {
+        var lines: [(String, CellStyle)] = TerminalText.wrap(TerminalText.sanitise(failure.message), toWidth: layout.columns,
+                                                            breakingLongWords: true).map { ($0, CellStyle(bold: true)) }
+        lines.append((failure.code, CellStyle(foreground: .red)))
+        if let hint = failure.hint {
+            lines += TerminalText.wrap(TerminalText.sanitise(hint), toWidth: layout.columns, breakingLongWords: true).map { ($0, .plain) }
+        }
+        lines.append(("", .plain))
+        lines.append((stack.count > 1 ? "r to try again · q to go back" : "r to try again · q to quit", CellStyle(dim: true)))
+        for (row, line) in lines.prefix(layout.rows).enumerated() { grid.draw(line.0, x: 0, y: row, style: line.1) }
+    }
+
+    /// The keys every screen shares, grouped, for the help screen.
+    static let sharedKeys: [(group: String, keys: [KeyHelp])] = [
+        ("Move", [KeyHelp("j ↓  k ↑", "down, up"), KeyHelp("g Home  G End", "first, last"),
+                  KeyHelp("PgDn ^d  PgUp ^u", "a page down, up")]),
+        ("Open and go back", [KeyHelp("Enter l →", "open"), KeyHelp("Esc h ←", "back"),
+                              KeyHelp("q", "back; quit from the first screen"), KeyHelp("^c", "quit")]),
+        ("Anywhere", [KeyHelp("r", "refresh from the network"), KeyHelp("s", "go to a subreddit or swapi"),
+                      KeyHelp("/", "filter the list (Esc clears)"), KeyHelp("?", "this help; any key closes it")]),
+    ]
+
+    /// Every key, grouped, and the background failures counted so far.
+    func helpLines(width: Int) -> [(String, CellStyle)] {
+        var groups = Self.sharedKeys
+        let own = stack[stack.count - 1].screen.keys
+        if !own.isEmpty { groups.insert(("This screen", own), at: 2) }
+        let keyWidth = groups.flatMap(\.keys).map { TerminalText.width($0.keys) }.max() ?? 0
+        var lines: [(String, CellStyle)] = []
+        for (group, keys) in groups {
+            lines.append((group, CellStyle(bold: true)))
+            lines += keys.map { ("  " + TerminalText.pad($0.keys, toWidth: keyWidth) + "  " + $0.action, .plain) }
+        }
+        lines.append(("Background", CellStyle(bold: true)))
+        if backgroundFailures.isEmpty {
+            lines.append(("  nothing failed", .plain))
+        } else {
+            let total = backgroundFailures.values.reduce(0) { $0 + $1.count }
+            lines.append(("  \(total) failed, not shown:", .plain))
+            for code in backgroundFailures.keys.sorted() {
+                guard let (count, message) = backgroundFailures[code] else { continue }
+                let line = "  \(code) ×\(count)  \(TerminalText.sanitise(message))"
+                lines += TerminalText.wrap(line, toWidth: width, breakingLongWords: true).map { ($0, .plain) }
+            }
+        }
+        return lines
+    }
+
+    /// The help in one column, or two when one is too long and the terminal wide enough.
+    private func drawHelp(into grid: inout Grid, in layout: ScreenLayout) {
+        let half = layout.columns / 2
+        let twoColumns = layout.columns >= 80 && helpLines(width: layout.columns).count > layout.rows
+        let lines = helpLines(width: twoColumns ? half - 1 : layout.columns)
+        for (index, (text, style)) in lines.enumerated() {
+            let (column, row) = twoColumns && index >= layout.rows ? (1, index - layout.rows) : (0, index)
+            guard row < layout.rows, column < 2 else { break }
+            grid.draw(text, x: column * half, y: row, style: style, maxWidth: twoColumns ? half - 1 : nil)
+        }
+    }
+
+    /// The last row: a prompt while one is open; else where you are on the left and what the data
+    /// on screen is on the right. The note on the right comes first (its code is what to act on);
+    /// the left gives up its longer forms.
+    private func drawBottomLine(into grid: inout Grid) {
+        let y = grid.size.rows - 1
+        let width = grid.size.columns
+        if let prompt {
+            let (label, text) = switch prompt {
+            case .target(let text): ("go to (subreddit, r/a+b, swapi): ", text)
+            case .filter(let text): ("/", text)
+            }
+            let room = max(1, width - TerminalText.width(label) - 1)
+            // The end of the text stays in view as it grows.
+            var shown = text
+            while TerminalText.width(shown) > room { shown.removeFirst() }
+            let used = grid.draw(label + shown, x: 0, y: y)
+            grid.setStyle(CellStyle(reverse: true), x: min(used, width - 1), y: y, width: 1)
+            return
+        }
+        let top = stack[stack.count - 1]
+        let right = TerminalText.truncate(note ?? freshnessNote(of: top) ?? "", toWidth: note == nil ? width - 12 : width)
+        let room = width - TerminalText.width(right) - (right.isEmpty ? 0 : 1)
+        var forms = top.screen.place
+        if !top.filter.isEmpty, let first = forms.first { forms.insert("\(first) · /\(top.filter)", at: 0) }
+        let left = forms.first { TerminalText.width($0) <= room } ?? TerminalText.truncate(forms.last ?? "", toWidth: max(0, room))
+        grid.draw(left, x: 0, y: y)
+        if !right.isEmpty { grid.draw(right, x: width - TerminalText.width(right), y: y, style: CellStyle(dim: note == nil)) }
+    }
+
+    /// What the data on `entry` is, when it is not fresh: `copy from 3 h ago · offline · T1003`.
+    func freshnessNote(of entry: Entry) -> String? {
+        var parts: [String] = []
+        if let shown = entry.screen.shown, shown.stale || shown.errorCode != nil || offline != nil {
+            parts.append("copy from \(RelativeAge.describe(from: shown.fetchedAt, to: now)) ago")
+        }
+        if let offline {
+            parts += ["offline", offline]
+        } else if let until = entry.failure?.rateLimitedUntil {
+            parts += ["rate limited until \(Self.clockTime(until))", entry.failure?.code ?? ""]
+        } else if let failure = entry.failure, entry.screen.hasContent {
+            parts += parts.isEmpty ? ["not refreshed", failure.code] : [failure.code]
+        } else if let code = entry.screen.shown?.errorCode {
+            parts.append(code.description)
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// `14:05`, in the local time zone.
+    static func clockTime(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+}
+
+extension BrowseFailure {
+    /// Whether `code` says the service could not be reached (the class ``FailureClass/unreachable``).
+    static func meansUnreachable(_ code: ErrorCode) -> Bool {
+        guard code.domain == .transport, let reason = TransportFailure.Reason(rawValue: code.number) else { return false }
+        return ReaderError.transport(TransportFailure(reason, host: "", detail: "")).failureClass == .unreachable
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import ReaderKit
+
+/// What Reddit's screens load, asked for exactly as `reader posts SUB` and `reader comments ID`
+/// ask (the same endpoints, limit and sort), so that a `reader sync` fills the cache they read
+/// and `--offline` browsing sends nothing. Each load takes the options the ``Browser`` gives it.
+struct RedditBrowsing: Sendable {
+    /// The client; nil in a screen's tests, where no work is run.
+    var client: ReaderClient?
+    /// The config file's filter (`hide_nsfw`, hidden subreddits), applied as `reader posts` does.
+    var filter: PostFilter = PostFilter()
+    /// The subreddits asked for by name, never hidden by subreddit.
+    var requested: Set<String> = []
+
+    /// The posts a page, as `reader posts` asks for them.
+    static let pageSize = 25
+
+    static func posts(of subreddit: String?, sort: Reddit.Sort, after: String?) -> Endpoint<RedditListing>? {
+        try? Reddit.posts(subreddit: subreddit, sort: sort, time: nil, limit: pageSize, after: after)
+    }
+
+    /// A post's comments as plain `reader comments ID` asks for them.
+    static func comments(of post: String) -> Endpoint<RedditCommentPage>? {
+        try? Reddit.comments(post: post, sort: .best, depth: nil, limit: nil)
+    }
+
+    /// A page of posts, the config file's filter applied.
+    func posts(of subreddit: String?, sort: Reddit.Sort, after: String?) -> @Sendable (LoadOptions) async -> ScreenAnswer {
+        let (client, filter, requested) = (client, filter, requested)
+        return { options in
+            guard let client, let endpoint = Self.posts(of: subreddit, sort: sort, after: after) else {
+                return ScreenAnswer(LoadResult<RedditListing>.failed(BrowseFailure(message: "no client", code: "B1001")))
+            }
+            return await ScreenAnswer.of { () throws(LoadFailure) in
+                var loaded = try await client.load(endpoint, options: options)
+                loaded.value.children = loaded.value.children.filter {
+                    guard case .post(let post) = $0 else { return true }
+                    return !filter.hides(post, requested: requested)
+                }
+                return loaded
+            }
+        }
+    }
+
+    /// A post's comment page.
+    func comments(of post: String) -> @Sendable (LoadOptions) async -> ScreenAnswer {
+        let client = client
+        return { options in
+            guard let client, let endpoint = Self.comments(of: post) else {
+                return ScreenAnswer(LoadResult<RedditCommentPage>.failed(BrowseFailure(message: "no client", code: "B1001")))
+            }
+            return await ScreenAnswer.of { () throws(LoadFailure) in try await client.load(endpoint, options: options) }
+        }
+    }
+
+    /// The last visit to each post's comments, in their order (nil: never opened).
+    func lastVisits(to posts: [String]) -> @Sendable () async -> ScreenAnswer {
+        let client = client
+        return {
+            guard let client else { return ScreenAnswer([Visit?](repeating: nil, count: posts.count)) }
+            let endpoints = posts.compactMap(Self.comments(of:))
+            guard endpoints.count == posts.count else { return ScreenAnswer([Visit?](repeating: nil, count: posts.count)) }
+            return ScreenAnswer(await client.lastVisits(to: endpoints))
+        }
+    }
+
+    /// Records that `post` was opened now with `comments` comments; answers with the visit
+    /// before (`Visit?`), against which new comments are marked.
+    func recordVisit(to post: String, comments: Int?) -> @Sendable () async -> ScreenAnswer {
+        let client = client
+        return {
+            guard let client, let endpoint = Self.comments(of: post) else { return ScreenAnswer(Visit?.none) }
+            return ScreenAnswer(await client.recordVisit(to: endpoint, itemCount: comments))
+        }
+    }
+}
