@@ -234,7 +234,7 @@ struct Browser: Model {
     // MARK: - The stack
 
     private mutating func push(_ screen: any BrowseScreen) -> [Effect<Message>] {
-        var effects = stopBackground(of: stack.count - 1)
+        var effects = stopBackground(ofScreen: stack[stack.count - 1].number)
         let number = nextNumber
         nextNumber += 1
         stack.append(Entry(number: number, screen: screen))
@@ -244,7 +244,7 @@ struct Browser: Model {
 
     private mutating func pop() -> [Effect<Message>] {
         let entry = stack.removeLast()
-        var effects = stopBackground(of: entry.number)
+        var effects = stopBackground(ofScreen: entry.number)
         effects += entry.running.map { .cancel(id: Self.taskID(entry.number, $0)) }
         if probing == entry.number { probing = nil }
         effects += toTop(.appeared)
@@ -252,11 +252,7 @@ struct Browser: Model {
         return effects
     }
 
-    /// Cancels the background work of the screen at `index` (it was covered), running or queued.
-    private mutating func stopBackground(of index: Int) -> [Effect<Message>] {
-        stopBackground(ofScreen: stack[index].number)
-    }
-
+    /// Cancels the background work of screen `number` (it was covered or closed), running or queued.
     private mutating func stopBackground(ofScreen number: Int) -> [Effect<Message>] {
         queued.removeAll { $0.screen == number }
         let prefix = "\(number):"
@@ -523,31 +519,42 @@ struct Browser: Model {
             return
         }
         let top = stack[stack.count - 1]
-        let right = TerminalText.truncate(note ?? freshnessNote(of: top) ?? "", toWidth: note == nil ? width - 12 : width)
-        let room = width - TerminalText.width(right) - (right.isEmpty ? 0 : 1)
         var forms = top.screen.place
         if !top.filter.isEmpty, let first = forms.first { forms.insert("\(first) · /\(top.filter)", at: 0) }
+        let shortestLeft = forms.last.map { TerminalText.width($0) } ?? 0
+        // The right gives up its words before its code: `copy from 3 h ago · offline · T1003`,
+        // then `3 h ago · offline · T1003`, then the code; a note to read (a URL) is cut last.
+        let notes = note.map { [$0] } ?? freshnessNotes(of: top)
+        let fitting = notes.first { TerminalText.width($0) + 1 + min(shortestLeft, 8) <= width }
+        let right = fitting ?? TerminalText.truncate(notes.last ?? "", toWidth: note == nil ? width - 9 : width)
+        let room = width - TerminalText.width(right) - (right.isEmpty ? 0 : 1)
         let left = forms.first { TerminalText.width($0) <= room } ?? TerminalText.truncate(forms.last ?? "", toWidth: max(0, room))
         grid.draw(left, x: 0, y: y)
         if !right.isEmpty { grid.draw(right, x: width - TerminalText.width(right), y: y, style: CellStyle(dim: note == nil)) }
     }
 
-    /// What the data on `entry` is, when it is not fresh: `copy from 3 h ago · offline · T1003`.
-    func freshnessNote(of entry: Entry) -> String? {
-        var parts: [String] = []
+    /// What the data on `entry` is when it is not fresh, from the longest form to the shortest:
+    /// `copy from 3 h ago · offline · T1003`, `3 h ago · offline · T1003`, `offline · T1003`.
+    /// Empty when it is fresh.
+    func freshnessNotes(of entry: Entry) -> [String] {
+        var age: String?
         if let shown = entry.screen.shown, shown.stale || shown.errorCode != nil || offline != nil {
-            parts.append("copy from \(RelativeAge.describe(from: shown.fetchedAt, to: now)) ago")
+            age = RelativeAge.describe(from: shown.fetchedAt, to: now) + " ago"
         }
+        var why: [String] = []
         if let offline {
-            parts += ["offline", offline]
-        } else if let until = entry.failure?.rateLimitedUntil {
-            parts += ["rate limited until \(Self.clockTime(until))", entry.failure?.code ?? ""]
+            why = ["offline", offline]
+        } else if let failure = entry.failure, let until = failure.rateLimitedUntil {
+            why = ["rate limited until \(Self.clockTime(until))", failure.code]
         } else if let failure = entry.failure, entry.screen.hasContent {
-            parts += parts.isEmpty ? ["not refreshed", failure.code] : [failure.code]
+            why = [age == nil ? "not refreshed" : nil, failure.code].compactMap { $0 }
         } else if let code = entry.screen.shown?.errorCode {
-            parts.append(code.description)
+            why = [code.description]
         }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+        guard age != nil || !why.isEmpty else { return [] }
+        let reason = why.joined(separator: " · ")
+        let forms = [age.map { "copy from \($0)" }, age].compactMap { $0 }.map { ([$0] + why).joined(separator: " · ") }
+        return forms + (why.isEmpty ? [] : [reason])
     }
 
     /// `14:05`, in the local time zone.

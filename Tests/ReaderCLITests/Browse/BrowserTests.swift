@@ -1,0 +1,333 @@
+import Foundation
+import Testing
+@testable import ReaderCLI
+@testable import ReaderKit
+import ReaderTerminal
+
+/// A screen that shows what it is given and keeps what reaches it, for the ``Browser``'s tests.
+struct RecordingScreen: BrowseScreen {
+    var name = "r/python"
+    var shown: LoadMetadata?
+    var hasContent = true
+    var filters = true
+    var keys: [KeyHelp] = [KeyHelp("S", "sort")]
+    var startWith: [ScreenEffect] = []
+    /// What `.refresh` asks for.
+    var refreshWith: [ScreenEffect] = []
+    /// What a key asks for.
+    var onKey: [ScreenEffect] = []
+    private(set) var events: [String] = []
+
+    var place: [String] { ["\(name) · hot · 3 posts", name] }
+
+    func start(in layout: ScreenLayout) -> [ScreenEffect] { startWith }
+
+    mutating func handle(_ event: ScreenEvent, in layout: ScreenLayout) -> [ScreenEffect] {
+        switch event {
+        case .key(let key): events.append("key \(key)"); return onKey
+        case .answer(let id, let answer):
+            events.append("answer \(id)")
+            if case .loaded(let metadata)? = answer.report { shown = metadata }
+        case .refresh: events.append("refresh"); return refreshWith
+        case .filter(let text): events.append("filter \(text)")
+        case .resized: events.append("resized \(layout.columns)x\(layout.rows)")
+        case .appeared: events.append("appeared")
+        case .tick: events.append("tick")
+        }
+        return []
+    }
+
+    func draw(into grid: inout Grid, in layout: ScreenLayout) {
+        grid.draw("content of \(name)", x: 0, y: 0)
+    }
+}
+
+/// Options each load was run with, kept by the work itself.
+final class OptionsLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var options: [LoadOptions] = []
+    func append(_ value: LoadOptions) { lock.withLock { options.append(value) } }
+    var all: [LoadOptions] { lock.withLock { options } }
+}
+
+@Suite struct BrowserTests {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+    static let size = TerminalSize(columns: 80, rows: 24)
+
+    static func metadata(source: LoadMetadata.Source = .network, stale: Bool = false, age: Int = 0, errorCode: ErrorCode? = nil) -> LoadMetadata {
+        LoadMetadata(source: source, stale: stale, fetchedAt: now.addingTimeInterval(TimeInterval(-age)), ageSeconds: age,
+                     errorCode: errorCode, url: "https://www.reddit.com/r/python/hot.json")
+    }
+
+    static func browser(_ screen: RecordingScreen = RecordingScreen(), offline: Bool = false,
+                        resolve: @escaping @Sendable (String) throws(ReaderError) -> any BrowseScreen = { _ throws(ReaderError) in RecordingScreen(name: "r/rust") },
+                        browserCommand: String? = nil, size: TerminalSize = size) -> Browser {
+        Browser(first: screen, environment: Browser.Environment(
+            loadOptions: { LoadOptions(cacheMode: offline ? .offline : .normal) },
+            resolve: resolve, browserCommand: browserCommand, openURL: { _ in nil }), size: size, now: now)
+    }
+
+    /// A load whose work logs its options and answers with `report`.
+    static func load(_ id: String, _ kind: LoadKind, log: OptionsLog = OptionsLog(), report: LoadReport? = nil) -> ScreenEffect {
+        .load(id: id, kind) { options in
+            log.append(options)
+            return ScreenAnswer("payload", report: report)
+        }
+    }
+
+    /// The ids of the tasks among `effects`, and the ids cancelled.
+    static func tasks(_ effects: [Effect<Browser.Message>]) -> [String] {
+        effects.compactMap { if case .task(let id, _) = $0 { id ?? "-" } else { nil } }
+    }
+
+    static func cancelled(_ effects: [Effect<Browser.Message>]) -> [String] {
+        effects.compactMap { if case .cancel(let id) = $0 { id } else { nil } }
+    }
+
+    /// Runs the task effects and feeds their answers back, as the runner would.
+    static func run(_ effects: [Effect<Browser.Message>], on browser: inout Browser) async -> [Effect<Browser.Message>] {
+        var next: [Effect<Browser.Message>] = []
+        for effect in effects {
+            if case .task(_, let operation) = effect { next += browser.update(.message(await operation())) }
+        }
+        return next
+    }
+
+    static func answer(_ id: String, _ report: LoadReport?, screen: Int = 0, probe: Bool = false) -> ProgramEvent<Browser.Message> {
+        .message(.answer(screen: screen, id: id, .foreground(probe: probe), ScreenAnswer("payload", report: report)))
+    }
+
+    static func unreachable(_ code: String = "T1004") -> BrowseFailure {
+        BrowseFailure(message: "cannot connect to 127.0.0.1:9: nothing accepted the connection", code: code,
+                      hint: "check your connection, or read the cached copy with --offline", unreachable: true)
+    }
+
+    @Test func theBottomLineSaysWhereAndNothingMoreWhenTheDataIsFresh() {
+        var browser = Self.browser()
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata())))
+        let view = browser.view(size: Self.size)
+        #expect(view.text(ofRow: 0) == "content of r/python")
+        #expect(view.text(ofRow: 23) == "r/python · hot · 3 posts")
+    }
+
+    @Test func aStaleCopySaysItsAgeAndOfflineWithTheCodeAndTheAgeGrowsWithTicks() {
+        var browser = Self.browser()
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 3 * 3600))))
+        #expect(browser.view(size: Self.size).text(ofRow: 23)
+                == "r/python · hot · 3 posts                                       copy from 3 h ago")
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 3 * 3600, errorCode: ErrorCode(.transport, 1003)))))
+        #expect(browser.offline == "T1003")
+        #expect(browser.view(size: Self.size).text(ofRow: 23)
+                == "r/python · hot · 3 posts                     copy from 3 h ago · offline · T1003")
+        _ = browser.update(.tick(Self.now.addingTimeInterval(3600)))
+        #expect(browser.view(size: Self.size).text(ofRow: 23)
+                == "r/python · hot · 3 posts                     copy from 4 h ago · offline · T1003")
+        // At 40 columns the note stays whole and the place gives way.
+        #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text(ofRow: 9)
+                == "r/python       4 h ago · offline · T1003")
+    }
+
+    @Test func aForegroundFailureWithNothingToShowIsOneBannerWithItsCodeAndHint() {
+        var browser = Self.browser(RecordingScreen(hasContent: false))
+        _ = browser.update(Self.answer("list", .failed(BrowseFailure(message: "r/nope: no such subreddit", code: "H404",
+                                                                     hint: "check the name: 'reader posts NAME'"))))
+        #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text == """
+            r/nope: no such subreddit
+            H404
+            check the name: 'reader posts NAME'
+
+            r to try again · q to quit
+
+
+
+
+            r/python · hot · 3 posts
+            """)
+    }
+
+    @Test func anUnreachableServiceMakesTheBrowserOfflineAndProbesTheScreenOnTopUntilItAnswers() async {
+        let log = OptionsLog()
+        var screen = RecordingScreen(hasContent: false)
+        screen.refreshWith = [Self.load("list", .refresh, log: log, report: .loaded(Self.metadata()))]
+        var browser = Self.browser(screen)
+        let effects = browser.update(Self.answer("list", .failed(Self.unreachable())))
+        #expect(browser.offline == "T1004")
+        #expect(browser.probing == 0)
+        #expect(Self.tasks(effects) == ["0:list"])
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("offline · T1004"))
+        // The probe waits for the network, for longer than a load, and asks past a fresh copy.
+        _ = await Self.run(effects, on: &browser)
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.waitForConnectivity == true)
+        #expect(log.all.first?.cacheMode == .refresh)
+        // It answered: the note goes with no key pressed.
+        #expect(browser.offline == nil)
+        #expect(browser.probing == nil)
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
+    }
+
+    @Test func underOfflineByChoiceNothingIsProbed() {
+        var screen = RecordingScreen(hasContent: false)
+        screen.refreshWith = [Self.load("list", .refresh)]
+        var browser = Self.browser(screen, offline: true)
+        let effects = browser.update(Self.answer("list", .failed(Self.unreachable())))
+        #expect(effects.isEmpty)
+        #expect(browser.probing == nil)
+    }
+
+    @Test func cacheFirstShowsTheCopyThenAsksTheNetworkOnlyWhenItIsStaleOrMissing() async {
+        let stale = OptionsLog()
+        var browser = Self.browser(RecordingScreen(startWith: [Self.load("list", .cacheFirst, log: stale,
+                                                                         report: .loaded(Self.metadata(source: .cache, stale: true, age: 60)))]))
+        let first = browser.start()
+        #expect(Self.tasks(first) == ["0:list"])
+        let second = await Self.run(first, on: &browser)
+        #expect(stale.all.map(\.cacheMode) == [.offline])
+        #expect(Self.tasks(second) == ["0:list"])
+        _ = await Self.run(second, on: &browser)
+        #expect(stale.all.map(\.cacheMode) == [.offline, .normal])
+
+        let fresh = OptionsLog()
+        var freshBrowser = Self.browser(RecordingScreen(startWith: [Self.load("list", .cacheFirst, log: fresh,
+                                                                              report: .loaded(Self.metadata(source: .cache)))]))
+        #expect(await Self.run(freshBrowser.start(), on: &freshBrowser).isEmpty)
+        #expect(fresh.all.map(\.cacheMode) == [.offline])
+
+        let missing = OptionsLog()
+        var missingBrowser = Self.browser(RecordingScreen(startWith: [Self.load("list", .cacheFirst, log: missing, report: .failed(
+            BrowseFailure(message: "nothing cached", code: "C1001", notCached: true)))]))
+        let then = await Self.run(missingBrowser.start(), on: &missingBrowser)
+        #expect(Self.tasks(then) == ["0:list"])
+        // Missing is not a failure to show: the screen never heard of it.
+        #expect(missingBrowser.stack[0].failure == nil)
+    }
+
+    @Test func backgroundWorkRunsFourAtOnceIsCountedNeverShownAndStopsWhenTheScreenIsCovered() async {
+        let failing = LoadReport.failed(Self.unreachable("T1001"))
+        var screen = RecordingScreen()
+        screen.onKey = (1...6).map { Self.load("prefetch\($0)", .background, report: failing) } + [.push(RecordingScreen(name: "post"))]
+        var browser = Self.browser(screen)
+        var effects = browser.update(.key(.character("x")))
+        // Four start; the covering screen is pushed after them, which cancels them and the two queued.
+        #expect(Self.tasks(effects) == ["0:prefetch1", "0:prefetch2", "0:prefetch3", "0:prefetch4"])
+        #expect(Self.cancelled(effects) == ["0:prefetch1", "0:prefetch2", "0:prefetch3", "0:prefetch4"])
+        #expect(browser.stack.count == 2)
+
+        screen.onKey = (1...5).map { Self.load("prefetch\($0)", .background, report: failing) }
+        browser = Self.browser(screen)
+        effects = browser.update(.key(.character("x")))
+        #expect(Self.tasks(effects).count == 4)
+        let fifth = await Self.run(Array(effects.prefix(1)), on: &browser)
+        #expect(Self.tasks(fifth) == ["0:prefetch5"])
+        // Failed in the background: counted for the help screen, no banner, not offline.
+        #expect(browser.backgroundFailures["T1001"]?.count == 1)
+        #expect(browser.offline == nil)
+        #expect(browser.view(size: Self.size).text(ofRow: 0) == "content of r/python")
+    }
+
+    @Test func backgroundLoadsRunInTheBackgroundModeKeepingTheLastTenthOfARateLimit() async {
+        let log = OptionsLog()
+        var screen = RecordingScreen()
+        screen.onKey = [Self.load("prefetch", .background, log: log)]
+        var browser = Self.browser(screen)
+        _ = await Self.run(browser.update(.key(.character("x"))), on: &browser)
+        #expect(log.all.map(\.mode) == [.background])
+        #expect(log.all.map(\.rateLimitReserve) == [0.1])
+    }
+
+    @Test func helpShowsEveryKeyAndTheBackgroundFailuresAndAnyKeyClosesIt() {
+        var browser = Self.browser()
+        _ = browser.update(.message(.answer(screen: 0, id: "p", .background, ScreenAnswer("", report: .failed(Self.unreachable("T1001"))))))
+        _ = browser.update(.key(.character("?")))
+        #expect(browser.showingHelp)
+        let text = browser.view(size: Self.size).text
+        for expected in ["Move", "j ↓  k ↑", "Open and go back", "This screen", "S ", "sort", "Anywhere",
+                         "s  ", "go to a subreddit or swapi", "Background", "1 failed, not shown:", "T1001 ×1"] {
+            #expect(text.contains(expected), "help lacks \(expected)")
+        }
+        // Any key closes it, bound or not, and does nothing else.
+        #expect(browser.update(.key(.function(5))).isEmpty)
+        #expect(!browser.showingHelp)
+        #expect(browser.stack[0].screen is RecordingScreen)
+    }
+
+    @Test func qGoesBackThenQuitsAndCtrlCQuitsFromAnywhere() {
+        var screen = RecordingScreen()
+        screen.onKey = [.push(RecordingScreen(name: "post"))]
+        var browser = Self.browser(screen)
+        _ = browser.update(.key(.enter))
+        #expect(browser.stack.count == 2)
+        #expect(browser.view(size: Self.size).text(ofRow: 0) == "content of post")
+        _ = browser.update(.key(.escape))
+        #expect(browser.stack.count == 1)
+        #expect((browser.stack[0].screen as? RecordingScreen)?.events == ["key enter", "appeared"])
+        // Back from the first screen does nothing; q quits it.
+        #expect(browser.update(.key(.left)).isEmpty)
+        guard case .quit(.finished)? = browser.update(.key(.character("q"))).first else { Issue.record("q did not quit"); return }
+        _ = browser.update(.key(.enter))
+        _ = browser.update(.key(.character("?")))
+        guard case .quit(.interrupted)? = browser.update(.key(.control("c"))).first else { Issue.record("Ctrl-c did not quit"); return }
+    }
+
+    @Test func sAsksWhereToGoAndGoesThereOrSaysWhyNot() {
+        var browser = Self.browser(resolve: { target throws(ReaderError) in
+            guard target == "rust" else { throw .invalidArgument("r/\(target) is not a subreddit name") }
+            return RecordingScreen(name: "r/rust")
+        })
+        _ = browser.update(.key(.character("s")))
+        for character in "rusty" { _ = browser.update(.key(.character(character))) }
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "go to (subreddit, r/a+b, swapi): rusty")
+        _ = browser.update(.key(.backspace))
+        _ = browser.update(.key(.enter))
+        #expect(browser.stack.count == 2)
+        #expect(browser.view(size: Self.size).text(ofRow: 0) == "content of r/rust")
+
+        _ = browser.update(.key(.character("s")))
+        for character in "no/pe" { _ = browser.update(.key(.character(character))) }
+        _ = browser.update(.key(.enter))
+        #expect(browser.stack.count == 2)
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("r/no/pe is not a subreddit name · R1001"))
+        // Esc cancels a prompt and goes nowhere.
+        _ = browser.update(.key(.character("s")))
+        _ = browser.update(.key(.character("x")))
+        _ = browser.update(.key(.escape))
+        #expect(browser.prompt == nil)
+        #expect(browser.stack.count == 2)
+    }
+
+    @Test func slashFiltersAsYouTypeAndEscClearsIt() {
+        var browser = Self.browser()
+        _ = browser.update(.key(.character("/")))
+        _ = browser.update(.key(.character("p")))
+        _ = browser.update(.key(.character("y")))
+        _ = browser.update(.key(.enter))
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts · /py")
+        _ = browser.update(.key(.escape))
+        #expect((browser.stack[0].screen as? RecordingScreen)?.events == ["filter p", "filter py", "filter "])
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
+        // A screen that is no list takes no filter.
+        var other = Self.browser(RecordingScreen(filters: false))
+        _ = other.update(.key(.character("/")))
+        #expect(other.prompt == nil)
+    }
+
+    @Test func oOpensHttpLinksWithTheBrowserOrShowsThemWhole() {
+        var screen = RecordingScreen()
+        screen.onKey = [.open(url: "https://example.com/a/very/long/path")]
+        var without = Self.browser(screen)
+        #expect(without.update(.key(.character("o"))).isEmpty)
+        #expect(without.view(size: Self.size).text(ofRow: 23).hasSuffix("https://example.com/a/very/long/path"))
+        var with = Self.browser(screen, browserCommand: "firefox")
+        #expect(Self.tasks(with.update(.key(.character("o")))) == ["-"])
+        screen.onKey = [.open(url: "file:///etc/passwd")]
+        var local = Self.browser(screen, browserCommand: "firefox")
+        #expect(local.update(.key(.character("o"))).isEmpty)
+        #expect(local.view(size: Self.size).text(ofRow: 23).hasSuffix("not a web link: file:///etc/passwd"))
+    }
+
+    @Test func belowFortyByTenTheScreenSaysItIsTooSmallWithinItsWidth() {
+        let browser = Self.browser()
+        #expect(browser.view(size: TerminalSize(columns: 39, rows: 10)).text(ofRow: 0) == "terminal too small: 40×10 at least")
+        #expect(browser.view(size: TerminalSize(columns: 20, rows: 5)).text == "terminal too small:\n40×10 at least\n\n\n")
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+@testable import ReaderCLI
+@testable import ReaderKit
+import ReaderTerminal
+
+/// The post list of `reader browse` as a model: a state and an event give the next state and
+/// effects; a state and a size give the screen, written out.
+@Suite struct PostListScreenTests {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func post(_ number: Int, title: String, score: Int = 10, comments: Int = 2, hoursAgo: Int = 3) -> RedditPost {
+        RedditPost(id: "p\(number)", name: "t3_p\(number)", title: title, author: "user\(number)", subreddit: "python",
+                   score: score, numComments: comments, createdUTC: now.addingTimeInterval(TimeInterval(-hoursAgo * 3600)),
+                   permalink: "/r/python/comments/p\(number)/")
+    }
+
+    static let posts = [post(1, title: "First post", score: 1234), post(2, title: "Second post"), post(3, title: "Third post, much longer than the others")]
+
+    static func metadata(stale: Bool = false, age: Int = 0, errorCode: ErrorCode? = nil) -> LoadMetadata {
+        LoadMetadata(source: stale ? .cache : .network, stale: stale, fetchedAt: now.addingTimeInterval(TimeInterval(-age)),
+                     ageSeconds: age, errorCode: errorCode, url: "https://www.reddit.com/r/python/hot.json")
+    }
+
+    static func layout(_ columns: Int = 80, _ rows: Int = 24) -> ScreenLayout {
+        ScreenLayout(columns: columns, rows: rows - 1, now: now)
+    }
+
+    static func screen() -> PostListScreen {
+        PostListScreen(title: "r/python", subreddit: "python", reddit: RedditBrowsing())
+    }
+
+    static func listing(_ posts: [RedditPost], after: String? = nil) -> ScreenAnswer {
+        ScreenAnswer(LoadResult<RedditListing>.loaded(RedditListing(after: after, children: posts.map { .post($0) }), metadata()))
+    }
+
+    static func loaded(_ posts: [RedditPost] = posts, after: String? = nil, layout: ScreenLayout = layout()) -> PostListScreen {
+        var screen = screen()
+        _ = screen.handle(.answer(id: "list", listing(posts, after: after)), in: layout)
+        return screen
+    }
+
+    static func text(_ screen: PostListScreen, _ columns: Int = 80, _ rows: Int = 24) -> String {
+        var grid = Grid(size: TerminalSize(columns: columns, rows: rows))
+        screen.draw(into: &grid, in: layout(columns, rows))
+        return grid.text
+    }
+
+    /// The loads among `effects`: id and kind.
+    static func loads(_ effects: [ScreenEffect]) -> [String] {
+        effects.compactMap { if case .load(let id, let kind, _) = $0 { "\(id) \(kind)" } else { nil } }
+    }
+
+    @Test func itStartsFromTheCacheAndSaysItIsLoading() {
+        let screen = Self.screen()
+        #expect(Self.loads(screen.start(in: Self.layout())) == ["list cacheFirst"])
+        #expect(Self.text(screen, 40, 10).hasPrefix("loading r/python…"))
+        #expect(screen.place == ["r/python · hot · loading", "r/python · hot", "r/python"])
+        #expect(!screen.hasContent)
+    }
+
+    @Test func theListAt80x24WithTheFirstRowSelectedInReverseVideo() {
+        let text = Self.text(Self.loaded())
+        #expect(text == """
+            SCORE  COMMENTS  AGE  SUBREDDIT  AUTHOR   ID  TITLE
+             1234         2  3 h  r/python   u/user1  p1  First post
+               10         2  3 h  r/python   u/user2  p2  Second post
+               10         2  3 h  r/python   u/user3  p3  Third post, much longer than the …
+            \(String(repeating: "\n", count: 19))
+            """)
+        var grid = Grid(size: TerminalSize(columns: 80, rows: 24))
+        Self.loaded().draw(into: &grid, in: Self.layout())
+        #expect((0..<80).allSatisfy { grid[x: $0, y: 1].style.reverse })
+        #expect(!grid[x: 0, y: 2].style.reverse)
+    }
+
+    @Test func theListAt40x10GivesWayToTheTitle() {
+        #expect(Self.text(Self.loaded(), 40, 10) == """
+            SCORE  ID  TITLE
+             1234  p1  First post
+               10  p2  Second post
+               10  p3  Third post, much longer than…
+            \(String(repeating: "\n", count: 5))
+            """)
+    }
+
+    @Test func keysMoveTheSelectionWithinTheListAndScrollIt() {
+        let many = (1...30).map { Self.post($0, title: "Post \($0)") }
+        let small = Self.layout(40, 10)
+        var screen = Self.loaded(many, layout: small)
+        // 8 rows of posts at 40×10 (a header and the bottom line): the ninth scrolls by one.
+        for _ in 0..<8 { _ = screen.handle(.key(.character("j")), in: small) }
+        #expect(screen.selected == 8)
+        #expect(screen.top == 1)
+        _ = screen.handle(.key(.pageDown), in: small)
+        #expect(screen.selected == 16)
+        #expect(screen.top == 9)
+        _ = screen.handle(.resized, in: Self.layout())
+        #expect(screen.selected == 16)
+        #expect(screen.top == 8)
+        _ = screen.handle(.key(.end), in: Self.layout())
+        #expect(screen.selected == 29)
+        _ = screen.handle(.key(.character("k")), in: small)
+        _ = screen.handle(.key(.home), in: small)
+        #expect(screen.selected == 0)
+        #expect(screen.top == 0)
+    }
+
+    @Test func theLastRowLoadsTheNextPageShowingLoadingMoreAndAppendsIt() {
+        var screen = Self.loaded(after: "t3_p3")
+        _ = screen.handle(.key(.character("j")), in: Self.layout())
+        let effects = screen.handle(.key(.character("j")), in: Self.layout())
+        #expect(Self.loads(effects) == ["more cacheFirst"])
+        #expect(screen.loadingMore)
+        #expect(Self.text(screen).split(separator: "\n")[4] == "loading more…")
+        // A second j at the end asks for nothing more while it comes.
+        #expect(Self.loads(screen.handle(.key(.character("j")), in: Self.layout())).isEmpty)
+        let next = screen.handle(.answer(id: "more", Self.listing([Self.post(3, title: "dup"), Self.post(4, title: "Fourth")], after: nil)),
+                                 in: Self.layout())
+        #expect(screen.posts.map(\.id) == ["p1", "p2", "p3", "p4"])
+        #expect(!screen.loadingMore)
+        #expect(screen.after == nil)
+        // The new post's comments are prefetched; there is no next page to prefetch.
+        #expect(Self.loads(next).contains("comments:p4 background"))
+        #expect(!Self.loads(next).contains { $0.hasPrefix("next:") })
+    }
+
+    @Test func aShownListPrefetchesTheCommentsOfEveryPostOnScreenAndTheNextPage() {
+        var screen = Self.screen()
+        let effects = screen.handle(.answer(id: "list", Self.listing(Self.posts, after: "t3_p3")), in: Self.layout())
+        #expect(Self.loads(effects) == ["comments:p1 background", "comments:p2 background", "comments:p3 background", "next:t3_p3 background"])
+        let runs = effects.compactMap { if case .run(let id, _) = $0 { id } else { nil } }
+        #expect(runs == ["visits"])
+    }
+
+    @Test func commentsSinceTheLastVisitShowAsNewBesideTheCount() {
+        var screen = Self.loaded([Self.post(1, title: "Seen", comments: 12), Self.post(2, title: "Never opened", comments: 5),
+                                  Self.post(3, title: "No change", comments: 4)])
+        _ = screen.handle(.answer(id: "visits", ScreenAnswer([Visit(openedAt: Self.now, itemCount: 5), nil,
+                                                             Visit(openedAt: Self.now, itemCount: 4)] as [Visit?])), in: Self.layout())
+        #expect(screen.newComments == ["p1": 7])
+        #expect(Self.text(screen).split(separator: "\n")[1] == "   10  12 +7 new  3 h  r/python   u/user1  p1  Seen")
+    }
+
+    @Test func enterOpensTheSelectedPostAndOOpensItsLink() {
+        var screen = Self.loaded()
+        _ = screen.handle(.key(.down), in: Self.layout())
+        let effects = screen.handle(.key(.enter), in: Self.layout())
+        guard case .push(let next)? = effects.first, let post = next as? PostScreen else { Issue.record("no post pushed"); return }
+        #expect(post.post.id == "p2")
+        guard case .open(let url)? = screen.handle(.key(.character("o")), in: Self.layout()).first else { Issue.record("no link"); return }
+        #expect(url == "https://www.reddit.com/r/python/comments/p2/")
+    }
+
+    @Test func sCyclesTheSortAndLoadsIt() {
+        var screen = Self.loaded()
+        var sorts: [String] = []
+        for _ in 0..<5 {
+            let effects = screen.handle(.key(.character("S")), in: Self.layout())
+            #expect(Self.loads(effects) == ["list cacheFirst"])
+            sorts.append(screen.sort.rawValue)
+        }
+        #expect(sorts == ["new", "top", "rising", "controversial", "hot"])
+        #expect(screen.posts.isEmpty)
+        #expect(screen.place.first == "r/python · hot · loading")
+    }
+
+    @Test func aFilterKeepsMatchingPostsAndTheSelectionOnTheSamePost() {
+        var screen = Self.loaded()
+        _ = screen.handle(.key(.character("G")), in: Self.layout())
+        _ = screen.handle(.filter("THIRD"), in: Self.layout())
+        #expect(screen.visible.map(\.id) == ["p3"])
+        #expect(screen.selectedPost?.id == "p3")
+        #expect(screen.place.first == "r/python · hot · 1 of 3 posts")
+        _ = screen.handle(.filter("zzz"), in: Self.layout())
+        #expect(Self.text(screen).hasPrefix("no post matches /zzz"))
+        _ = screen.handle(.filter(""), in: Self.layout())
+        #expect(screen.visible.count == 3)
+    }
+
+    @Test func aRefreshKeepsTheSamePostSelected() {
+        var screen = Self.loaded()
+        _ = screen.handle(.key(.character("j")), in: Self.layout())
+        #expect(Self.loads(screen.handle(.refresh, in: Self.layout())) == ["list refresh"])
+        _ = screen.handle(.answer(id: "list", Self.listing([Self.post(9, title: "New on top")] + Self.posts)), in: Self.layout())
+        #expect(screen.selectedPost?.id == "p2")
+        #expect(screen.selected == 2)
+    }
+
+    @Test func hostileTitlesReachTheScreenSanitised() {
+        let hostile = Self.post(9, title: "evil\u{1B}]0;pwned\u{07} \u{1B}[2Jtitle\u{202E}txt.exe\u{200B}")
+        let text = Self.text(Self.loaded([hostile]))
+        #expect(text.split(separator: "\n")[1].hasSuffix("evil titletxt.exe"))
+        #expect(!text.contains("pwned"))
+    }
+}
