@@ -55,11 +55,15 @@ import TestSupport
             #expect(try await terminal.waitForFile("status") == "0")
             try await expectGivenBack(terminal, rows: 24)
 
-            // It asked for exactly what `reader posts python` asks for.
+            // It asked for exactly what `reader posts python` asks for first, then in the
+            // background for the comments of the posts on screen as `reader comments ID` asks.
             let browsed = server.requests.map(\.target)
             #expect(try await reader.run("posts", "python", "--refresh").status == 0)
-            #expect(browsed == ["/r/python/hot.json?limit=25&raw_json=1"])
+            #expect(browsed.first == "/r/python/hot.json?limit=25&raw_json=1")
             #expect(server.requests.last?.target == browsed.first)
+            #expect(browsed.contains("/comments/6zn6fy.json?sort=confidence&raw_json=1"))
+            _ = try await reader.run("comments", "6zn6fy", "--refresh")
+            #expect(server.requests.last?.target == "/comments/6zn6fy.json?sort=confidence&raw_json=1")
         }
     }
 

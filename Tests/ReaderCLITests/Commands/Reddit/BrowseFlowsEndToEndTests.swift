@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `reader browse` used as people use it, in tmux against the loopback test server: filtering,
+/// going to another subreddit and back, background failures that never show, and the server
+/// going away (the offline note, cached screens still open) and coming back (the note goes with
+/// no key pressed).
+@Suite(.processSlot) struct BrowseFlowsEndToEndTests {
+    /// r/python's hot listing (102 posts), r/rust's (r/popular's fixture), and for
+    /// `comments`, whether to answer (with the recorded thread) or 503.
+    static func handler(comments: Bool) -> TestServer.Handler {
+        { request in
+            switch request.path {
+            case "/r/python/hot.json": .json(Fixtures.bytes("reddit/listing_r_python_hot.json"))
+            case "/r/rust/hot.json": .json(Fixtures.bytes("reddit/listing_r_popular_hot_2026.json"))
+            case let path where path.hasPrefix("/comments/"):
+                comments ? .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json")) : .respond(status: 503, headers: [], body: [])
+            default: .respond(status: 404, headers: [], body: [])
+            }
+        }
+    }
+
+    static let python = "r/python · hot · 102 posts"
+
+    static func lines(_ screen: String) -> [Substring] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The bottom line of a 24-row screen.
+    static func bottom(_ screen: String) -> Substring {
+        let lines = lines(screen)
+        return lines.count > 23 ? lines[23] : ""
+    }
+
+    @Test func aFilterNarrowsTheListAsItIsTypedAndSGoesToAnotherSubredditAndQBack() async throws {
+        try await withTestServer(Self.handler(comments: true)) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.python).ok)
+            try await terminal.press("/", "w", "i", "l", "s", "o", "n")
+            let (filtered, narrowed) = try await terminal.waitForScreen { screen in
+                let lines = Self.lines(screen)
+                return Self.bottom(screen).hasPrefix("/wilson") && lines[2].trimmingCharacters(in: .whitespaces).isEmpty
+            }
+            #expect(narrowed, "\(filtered)")
+            #expect(Self.lines(filtered)[1].contains("A new version of Wilson"), "\(filtered)")
+            try await terminal.press("Enter")
+            #expect(try await terminal.waitForScreen(containing: "r/python · hot · 1 of 102 posts · /wilson").ok)
+            try await terminal.press("Escape")
+            #expect(try await terminal.waitForScreen { Self.bottom($0) == Self.python }.ok)
+
+            try await terminal.press("s", "r", "u", "s", "t")
+            #expect(try await terminal.waitForScreen(containing: "go to (subreddit, r/a+b, swapi): rust").ok)
+            try await terminal.press("Enter")
+            let (rust, went) = try await terminal.waitForScreen { Self.bottom($0).hasPrefix("r/rust · hot · ") }
+            #expect(went, "\(rust)")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForScreen { Self.bottom($0).hasPrefix(Self.python) }.ok)
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
+    @Test func prefetchFailuresNeverShowAndTheHelpCountsThem() async throws {
+        try await withTestServer(Self.handler(comments: false)) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.python).ok)
+            // Every post on screen had its comments asked for, and each got a 503.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            while server.requests.filter({ $0.path.hasPrefix("/comments/") }).count < 22, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.requests.filter { $0.path.hasPrefix("/comments/") }.count >= 22)
+            let screen = try await terminal.screen()
+            #expect(!screen.contains("H503"), "\(screen)")
+            #expect(Self.lines(screen)[23] == Self.python, "\(screen)")
+            try await terminal.press("?")
+            let (help, shown) = try await terminal.waitForScreen(containing: "failed, not shown")
+            #expect(shown, "\(help)")
+            #expect(help.contains("H503 ×"), "\(help)")
+            // Any key closes the help.
+            try await terminal.press("x")
+            #expect(try await terminal.waitForScreen(containing: "SCORE  COMMENTS").ok)
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
+    @Test func whenTheServerGoesTheNoteSaysOfflineCachedScreensStillOpenAndWhenItComesBackTheNoteGoes() async throws {
+        var server = try await TestServer(Self.handler(comments: true))
+        let port = server.port
+        let reader = ReaderProcess(server: server)
+        let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+        #expect(try await terminal.waitForScreen(containing: Self.python).ok)
+        // The comments of the posts on screen are prefetched into the cache.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while server.requests.filter({ $0.path.hasPrefix("/comments/") }).count < 22, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await server.shutdown()
+
+        try await terminal.press("r")
+        let (offline, noted) = try await terminal.waitForScreen { Self.bottom($0).hasSuffix("offline · T1004") }
+        #expect(noted, "\(offline)")
+        #expect(Self.lines(offline)[0].hasPrefix("SCORE  COMMENTS"), "\(offline)")
+        // A prefetched post opens from the cache, while offline.
+        try await terminal.press("Enter")
+        let (post, opened) = try await terminal.waitForScreen { screen in
+            !screen.contains("SCORE  COMMENTS") && Self.bottom(screen).hasSuffix("offline · T1004")
+        }
+        #expect(opened, "\(post)")
+        #expect(!Self.lines(post).prefix(23).joined().contains("T1004"), "no banner: \(post)")
+
+        // The server comes back on the same port; no key is pressed: the note goes from the
+        // post on top, and the list under it was refreshed.
+        server = try await TestServer(port: port, Self.handler(comments: true))
+        let (back, cleared) = try await terminal.waitForScreen { !Self.bottom($0).isEmpty && !Self.bottom($0).contains("offline") }
+        #expect(cleared, "\(back)")
+        try await terminal.press("q")
+        #expect(try await terminal.waitForScreen { Self.bottom($0) == Self.python }.ok)
+        try await terminal.press("q")
+        #expect(try await terminal.waitForFile("status") == "0")
+        await server.shutdown()
+    }
+}
