@@ -14,13 +14,11 @@ import ReaderTerminal
 /// - `S` cycles the sort; `/` (the ``Browser``'s) filters by title, subreddit or author; `o` opens
 ///   the post's link.
 struct PostListScreen: BrowseScreen {
-    /// Where this is: `r/python`, `front page`.
-    let title: String
-    /// The subreddit (`python`, `a+b`) or nil for the front page.
-    let subreddit: String?
+    /// Whose posts these are.
+    let listing: RedditBrowsing.Listing
     let reddit: RedditBrowsing
 
-    private(set) var sort: Reddit.Sort = .hot
+    private(set) var sort: Reddit.Sort
     private(set) var posts: [RedditPost] = []
     private(set) var shown: LoadMetadata?
     /// Whether the first page is being loaded (nothing shown yet).
@@ -40,12 +38,14 @@ struct PostListScreen: BrowseScreen {
     /// Comments since the last visit, by post id.
     private(set) var newComments: [String: Int] = [:]
 
-    init(title: String, subreddit: String?, reddit: RedditBrowsing, sort: Reddit.Sort = .hot) {
-        self.title = title
-        self.subreddit = subreddit
+    init(_ listing: RedditBrowsing.Listing, reddit: RedditBrowsing) {
+        self.listing = listing
         self.reddit = reddit
-        self.sort = sort
+        sort = listing.defaultSort
     }
+
+    /// Where this is: `r/python`, `u/spez`, `front page`.
+    var title: String { listing.title }
 
     var place: [String] {
         let count = loading && posts.isEmpty ? "loading"
@@ -63,7 +63,7 @@ struct PostListScreen: BrowseScreen {
     var selectedPost: RedditPost? { visible.indices.contains(selected) ? visible[selected] : nil }
 
     func start(in layout: ScreenLayout) -> [ScreenEffect] {
-        [.load(id: "list", .cacheFirst, reddit.posts(of: subreddit, sort: sort, after: nil))]
+        [.load(id: "list", .cacheFirst, reddit.posts(of: listing, sort: sort, after: nil))]
     }
 
     /// The rows posts take: all but the header.
@@ -74,7 +74,7 @@ struct PostListScreen: BrowseScreen {
         case .key(let key):
             return press(key, in: layout)
         case .refresh:
-            return [.load(id: "list", .refresh, reddit.posts(of: subreddit, sort: sort, after: nil))]
+            return [.load(id: "list", .refresh, reddit.posts(of: listing, sort: sort, after: nil))]
         case .filter(let text):
             let keep = selectedPost?.id
             filter = text
@@ -116,7 +116,7 @@ struct PostListScreen: BrowseScreen {
             loadingMore = false
             selected = 0
             top = 0
-            return [.cancel(id: "more"), .load(id: "list", .cacheFirst, reddit.posts(of: subreddit, sort: sort, after: nil))]
+            return [.cancel(id: "more"), .load(id: "list", .cacheFirst, reddit.posts(of: listing, sort: sort, after: nil))]
         default:
             return []
         }
@@ -127,7 +127,7 @@ struct PostListScreen: BrowseScreen {
     private mutating func moreIfAtTheEnd() -> [ScreenEffect] {
         guard filter.isEmpty, !visible.isEmpty, selected == visible.count - 1, let after, !loadingMore else { return [] }
         loadingMore = true
-        return [.load(id: "more", .cacheFirst, reddit.posts(of: subreddit, sort: sort, after: after))]
+        return [.load(id: "more", .cacheFirst, reddit.posts(of: listing, sort: sort, after: after))]
     }
 
     private mutating func receive(_ answer: ScreenAnswer, id: String, in layout: ScreenLayout) -> [ScreenEffect] {
@@ -179,7 +179,7 @@ struct PostListScreen: BrowseScreen {
     private func prefetch(in layout: ScreenLayout) -> [ScreenEffect] {
         let onScreen = visible.dropFirst(top).prefix(listHeight(layout))
         var effects: [ScreenEffect] = onScreen.map { .load(id: "comments:" + $0.id, .background, reddit.comments(of: $0.id)) }
-        if let after { effects.append(.load(id: "next:" + after, .background, reddit.posts(of: subreddit, sort: sort, after: after))) }
+        if let after { effects.append(.load(id: "next:" + after, .background, reddit.posts(of: listing, sort: sort, after: after))) }
         return effects
     }
 

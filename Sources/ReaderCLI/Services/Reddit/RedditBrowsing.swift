@@ -15,8 +15,34 @@ struct RedditBrowsing: Sendable {
     /// The posts a page, as `reader posts` asks for them.
     static let pageSize = 25
 
-    static func posts(of subreddit: String?, sort: Reddit.Sort, after: String?) -> Endpoint<RedditListing>? {
-        try? Reddit.posts(subreddit: subreddit, sort: sort, time: nil, limit: pageSize, after: after)
+    /// Whose posts a list shows.
+    enum Listing: Sendable, Equatable {
+        /// A subreddit (`python`, `a+b`), or the front page.
+        case subreddit(String?)
+        /// A user's submissions.
+        case user(String)
+
+        /// The sort a list starts with, as `reader posts` (`new` for a user).
+        var defaultSort: Reddit.Sort {
+            if case .user = self { return .new }
+            return .hot
+        }
+
+        /// `r/python`, `u/spez`, `front page`.
+        var title: String {
+            switch self {
+            case .subreddit(let name?): "r/" + name
+            case .subreddit(nil): "front page"
+            case .user(let name): "u/" + name
+            }
+        }
+    }
+
+    static func posts(of listing: Listing, sort: Reddit.Sort, after: String?) -> Endpoint<RedditListing>? {
+        switch listing {
+        case .subreddit(let subreddit): try? Reddit.posts(subreddit: subreddit, sort: sort, time: nil, limit: pageSize, after: after)
+        case .user(let user): try? Reddit.userPosts(user: user, sort: sort, time: nil, limit: pageSize, after: after)
+        }
     }
 
     /// A post's comments as plain `reader comments ID` asks for them.
@@ -25,10 +51,10 @@ struct RedditBrowsing: Sendable {
     }
 
     /// A page of posts, the config file's filter applied.
-    func posts(of subreddit: String?, sort: Reddit.Sort, after: String?) -> @Sendable (LoadOptions) async -> ScreenAnswer {
+    func posts(of listing: Listing, sort: Reddit.Sort, after: String?) -> @Sendable (LoadOptions) async -> ScreenAnswer {
         let (client, filter, requested) = (client, filter, requested)
         return { options in
-            guard let client, let endpoint = Self.posts(of: subreddit, sort: sort, after: after) else {
+            guard let client, let endpoint = Self.posts(of: listing, sort: sort, after: after) else {
                 return ScreenAnswer(LoadResult<RedditListing>.failed(BrowseFailure(message: "no client", code: "B1001")))
             }
             return await ScreenAnswer.of { () throws(LoadFailure) in

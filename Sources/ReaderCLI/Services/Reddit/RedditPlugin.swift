@@ -83,23 +83,25 @@ struct RedditPlugin: ServicePlugin {
                        })
     }
 
-    /// `reader browse` of a subreddit (`python`, `r/python`, `r/a+b`), of the config file's
-    /// first subreddit, else of the front page: the post list, loaded as `reader posts` loads it
+    /// `reader browse` of a subreddit (`python`, `r/python`, `r/a+b`), of a user (`u/spez`), of
+    /// the config file's first subreddit, else of the front page: the post list, loaded as `reader posts` loads it
     /// (the same endpoint, limit and sort), so that a `reader sync` fills its cache.
     var browse: BrowseCapability? {
         BrowseCapability(takesUnnamedTargets: true) { (target, settings) throws(ReaderError) -> BrowseProgram in
-            if let target, target.hasPrefix("u/") || target.hasPrefix("/u/") {
-                throw .invalidArgument("browse shows subreddits for now; 'reader posts --user NAME' lists a user's posts")
+            let filter = Self.postFilter(settings)
+            if let target, let user = ["u/", "/u/", "user/", "/user/"].first(where: { target.lowercased().hasPrefix($0) }) {
+                let name = try Reddit.validatedUser(String(target.dropFirst(user.count)))
+                return BrowseProgram { context in
+                    PostListScreen(.user(name), reddit: RedditBrowsing(client: context.client, filter: filter))
+                }
             }
             let subreddit = try (target ?? settings.list("reddit.subreddits").first).map { (name) throws(ReaderError) in
                 try Reddit.validatedSubreddit(name)
             }
-            let filter = Self.postFilter(settings)
             // Posts of a subreddit asked for by name are never hidden by subreddit, as in `reader posts`.
             let requested = Set(subreddit?.split(separator: "+").map(String.init) ?? [])
             return BrowseProgram { context in
-                PostListScreen(title: subreddit.map { "r/" + $0 } ?? "front page", subreddit: subreddit,
-                               reddit: RedditBrowsing(client: context.client, filter: filter, requested: requested))
+                PostListScreen(.subreddit(subreddit), reddit: RedditBrowsing(client: context.client, filter: filter, requested: requested))
             }
         }
     }

@@ -122,4 +122,17 @@ import TestSupport
         #expect(try await terminal.waitForFile("status") == "0")
         await server.shutdown()
     }
+
+    @Test func withNoTargetItOpensTheConfigFilesFirstSubreddit() async throws {
+        try await withTestServer(Self.handler(comments: true)) { server in
+            var (reader, _) = try ConfigFileEndToEndTests.reader(config: "[reddit]\nsubreddits = [\"python\", \"rust\"]\n", server: server)
+            reader.environment["READER_REDDIT_URL"] = server.baseURL
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse"])
+            let (screen, opened) = try await terminal.waitForScreen { Self.bottom($0) == Self.python }
+            #expect(opened, "\(screen)")
+            #expect(server.requests.first?.target == "/r/python/hot.json?limit=25&raw_json=1")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
 }

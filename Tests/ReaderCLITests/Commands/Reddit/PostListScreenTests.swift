@@ -27,7 +27,7 @@ import ReaderTerminal
     }
 
     static func screen() -> PostListScreen {
-        PostListScreen(title: "r/python", subreddit: "python", reddit: RedditBrowsing())
+        PostListScreen(.subreddit("python"), reddit: RedditBrowsing())
     }
 
     static func listing(_ posts: [RedditPost], after: String? = nil) -> ScreenAnswer {
@@ -192,5 +192,21 @@ import ReaderTerminal
         let text = Self.text(Self.loaded([hostile]))
         #expect(text.split(separator: "\n")[1].hasSuffix("evil titletxt.exe"))
         #expect(!text.contains("pwned"))
+    }
+
+    @Test func aTargetNamesASubredditAUserOrNothing() throws {
+        let client = ReaderClient(configuration: .init(cachePath: nil))
+        func screen(_ target: String?) throws -> PostListScreen? {
+            try Reader.Browse.program(for: target, settings: nil).firstScreen(BrowseContext(client: client)) as? PostListScreen
+        }
+        #expect(try screen("python")?.listing == .subreddit("python"))
+        #expect(try screen("r/a+b")?.listing == .subreddit("a+b"))
+        #expect(try screen(nil)?.listing == .subreddit(nil))
+        #expect(try screen(nil)?.title == "front page")
+        // A user's posts, newest first as `reader posts --user` lists them.
+        #expect(try screen("u/spez")?.listing == .user("spez"))
+        #expect(try screen("u/spez")?.sort == .new)
+        #expect(throws: ReaderError.self) { try screen("r/no such") }
+        #expect(throws: ReaderError.self) { try screen("u/") }
     }
 }
