@@ -480,8 +480,8 @@ struct Browser: Model {
             lines.append(("  \(total) failed, not shown:", .plain))
             for code in backgroundFailures.keys.sorted() {
                 guard let (count, message) = backgroundFailures[code] else { continue }
-                let line = "  \(code) ×\(count)  \(TerminalText.sanitise(message))"
-                lines += TerminalText.wrap(line, toWidth: width, breakingLongWords: true).map { ($0, .plain) }
+                let line = "\(code) ×\(count): \(TerminalText.sanitise(message))"
+                lines += TerminalText.wrap(line, toWidth: max(1, width - 2), breakingLongWords: true).map { ("  " + $0, .plain) }
             }
         }
         return lines
@@ -492,10 +492,13 @@ struct Browser: Model {
         let half = layout.columns / 2
         let twoColumns = layout.columns >= 80 && helpLines(width: layout.columns).count > layout.rows
         let lines = helpLines(width: twoColumns ? half - 1 : layout.columns)
-        for (index, (text, style)) in lines.enumerated() {
+        let room = layout.rows * (twoColumns ? 2 : 1)
+        for (index, (text, style)) in lines.prefix(room).enumerated() {
             let (column, row) = twoColumns && index >= layout.rows ? (1, index - layout.rows) : (0, index)
-            guard row < layout.rows, column < 2 else { break }
-            grid.draw(text, x: column * half, y: row, style: style, maxWidth: twoColumns ? half - 1 : nil)
+            // What does not fit says so on the last row, rather than being cut without a word.
+            let cut = lines.count > room && index == room - 1
+            grid.draw(cut ? "… more on a taller terminal" : text, x: column * half, y: row, style: cut ? CellStyle(dim: true) : style,
+                      maxWidth: twoColumns ? half - 1 : nil)
         }
     }
 

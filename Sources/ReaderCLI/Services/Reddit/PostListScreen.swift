@@ -37,6 +37,9 @@ struct PostListScreen: BrowseScreen {
     private(set) var top = 0
     /// Comments since the last visit, by post id.
     private(set) var newComments: [String: Int] = [:]
+    /// What was asked for in the background since the screen was last shown: post ids, and
+    /// `after` tokens of next pages.
+    private(set) var prefetched: Set<String> = []
 
     init(_ listing: RedditBrowsing.Listing, reddit: RedditBrowsing) {
         self.listing = listing
@@ -81,7 +84,10 @@ struct PostListScreen: BrowseScreen {
             applyFilter(keeping: keep, in: layout)
         case .resized, .appeared:
             select(selected, in: layout)
-            if case .appeared = event { return prefetch(in: layout) + visits() }
+            // Covering the screen cancelled its background work: what is on screen is asked again
+            // (what finished is in the cache by now, and costs no request).
+            if case .appeared = event { prefetched = []; return prefetch(in: layout) + visits() }
+            return prefetch(in: layout)
         case .tick:
             break
         case .answer(let id, let answer):
@@ -92,6 +98,7 @@ struct PostListScreen: BrowseScreen {
 
     private mutating func press(_ key: Key, in layout: ScreenLayout) -> [ScreenEffect] {
         let height = listHeight(layout)
+        let shownFrom = top
         switch key {
         case .character("j"), .down: select(selected + 1, in: layout)
         case .character("k"), .up: select(selected - 1, in: layout)
@@ -110,6 +117,7 @@ struct PostListScreen: BrowseScreen {
             sort = sorts[((sorts.firstIndex(of: sort) ?? 0) + 1) % sorts.count]
             posts = []
             visible = []
+            prefetched = []
             shown = nil
             after = nil
             loading = true
@@ -120,7 +128,7 @@ struct PostListScreen: BrowseScreen {
         default:
             return []
         }
-        return moreIfAtTheEnd()
+        return moreIfAtTheEnd() + (top == shownFrom ? [] : prefetch(in: layout))
     }
 
     /// The next page, when the last row is selected and there is one.
@@ -174,12 +182,14 @@ struct PostListScreen: BrowseScreen {
         return posts.filter { seen.insert($0.id).inserted }
     }
 
-    /// The comments of every post on screen and the next page, through the cache, in the
-    /// background.
-    private func prefetch(in layout: ScreenLayout) -> [ScreenEffect] {
-        let onScreen = visible.dropFirst(top).prefix(listHeight(layout))
+    /// The comments of every post on screen not asked for yet, and the next page, through the
+    /// cache, in the background.
+    private mutating func prefetch(in layout: ScreenLayout) -> [ScreenEffect] {
+        let onScreen = visible.dropFirst(top).prefix(listHeight(layout)).filter { prefetched.insert($0.id).inserted }
         var effects: [ScreenEffect] = onScreen.map { .load(id: "comments:" + $0.id, .background, reddit.comments(of: $0.id)) }
-        if let after { effects.append(.load(id: "next:" + after, .background, reddit.posts(of: listing, sort: sort, after: after))) }
+        if let after, prefetched.insert("after:" + after).inserted {
+            effects.append(.load(id: "next:" + after, .background, reddit.posts(of: listing, sort: sort, after: after)))
+        }
         return effects
     }
 

@@ -131,6 +131,16 @@ import ReaderTerminal
         #expect(Self.loads(effects) == ["comments:p1 background", "comments:p2 background", "comments:p3 background", "next:t3_p3 background"])
         let runs = effects.compactMap { if case .run(let id, _) = $0 { id } else { nil } }
         #expect(runs == ["visits"])
+        // Scrolling brings posts into view: theirs are asked for, once.
+        let many = (1...30).map { Self.post($0, title: "Post \($0)") }
+        let small = Self.layout(40, 10)
+        var list = Self.screen()
+        #expect(Self.loads(list.handle(.answer(id: "list", Self.listing(many)), in: small)).count == 8)
+        for _ in 0..<7 { #expect(Self.loads(list.handle(.key(.down), in: small)).isEmpty) }
+        #expect(Self.loads(list.handle(.key(.down), in: small)) == ["comments:p9 background"])
+        _ = list.handle(.key(.home), in: small)
+        #expect(Self.loads(list.handle(.key(.pageDown), in: small)).isEmpty)
+        #expect(Self.loads(list.handle(.key(.pageDown), in: small)) == (10...17).map { "comments:p\($0) background" })
     }
 
     @Test func commentsSinceTheLastVisitShowAsNewBesideTheCount() {
