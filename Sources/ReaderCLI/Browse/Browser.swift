@@ -19,6 +19,9 @@ struct Browser: Model {
     static let smallest = TerminalSize(columns: 40, rows: 10)
     /// How long one probe waits for the service before another starts.
     static let probeLength: Duration = .seconds(300)
+    /// The pause before probing again when a probe ended at once (a failure the wait for
+    /// connectivity does not cover): never a busy loop.
+    static let probePause: Duration = .seconds(5)
     /// The longest text typed at a prompt.
     static let longestPromptText = 200
 
@@ -27,6 +30,8 @@ struct Browser: Model {
         case answer(screen: Int, id: String, Pass, ScreenAnswer)
         /// `$BROWSER` was started, or could not be (its reason).
         case opened(failure: String?)
+        /// Time to probe again, after ``probePause``.
+        case probeAgain
     }
 
     /// Which run of a screen's work an answer comes from.
@@ -90,6 +95,11 @@ struct Browser: Model {
     private(set) var offline: String?
     /// The screen being probed, while offline.
     private(set) var probing: Int?
+    /// The probe's loads running ("screen:id"): a load of the same screen and id replaces one,
+    /// and when none is left the probe is over.
+    private var probeTasks: Set<String> = []
+    /// Whether a probe waits for ``probePause``.
+    private var probePending = false
     /// Background failures by code: how many, and the last one's words.
     private(set) var backgroundFailures: [String: (count: Int, message: String)] = [:]
     /// A note on the bottom line until the next key.
@@ -133,6 +143,10 @@ struct Browser: Model {
         case .message(.opened(let failure)):
             if let failure { note = failure }
             return []
+        case .message(.probeAgain):
+            probePending = false
+            guard offline != nil, probing == nil else { return [] }
+            return refreshTop(probe: true)
         case .message(.answer(let screen, let id, let pass, let answer)):
             return receive(answer, id: id, pass: pass, screen: screen)
         }
@@ -157,7 +171,8 @@ struct Browser: Model {
             showingHelp = true
             return []
         case .character("r"):
-            return refreshTop(probe: false)
+            // Offline, `r` is a probe now: it tries at once, and keeps waiting for the network.
+            return refreshTop(probe: offline != nil && !offlineByChoice)
         case .character("s"):
             prompt = .target("")
             return []
@@ -227,8 +242,10 @@ struct Browser: Model {
         let index = stack.count - 1
         let number = stack[index].number
         let effects = stack[index].screen.handle(.refresh, in: layout)
-        if probe { probing = number }
-        return perform(effects, for: number, probe: probe)
+        let result = perform(effects, for: number, probe: probe)
+        // A screen with nothing to load again probes nothing.
+        if probe, !probeTasks.isEmpty { probing = number }
+        return result
     }
 
     // MARK: - The stack
@@ -246,9 +263,9 @@ struct Browser: Model {
         let entry = stack.removeLast()
         var effects = stopBackground(ofScreen: entry.number)
         effects += entry.running.map { .cancel(id: Self.taskID(entry.number, $0)) }
-        if probing == entry.number { probing = nil }
+        if probing == entry.number { endProbe() }
         effects += toTop(.appeared)
-        if offline != nil, probing == nil, !offlineByChoice { effects += refreshTop(probe: true) }
+        if offline != nil, probing == nil, !probePending, !offlineByChoice { effects += refreshTop(probe: true) }
         return effects
     }
 
@@ -276,9 +293,11 @@ struct Browser: Model {
             case .load(let id, let kind, let work):
                 result += load(id: id, kind: kind, work: work, screen: screen, probe: probe)
             case .run(let id, let work):
+                forgetProbe(Self.taskID(screen, id))
                 mark(id, runningOn: screen)
                 result.append(.task(id: Self.taskID(screen, id)) { .answer(screen: screen, id: id, .other, await work()) })
             case .cancel(let id):
+                forgetProbe(Self.taskID(screen, id))
                 queued.removeAll { $0.screen == screen && $0.id == id }
                 backgroundRunning.remove(Self.taskID(screen, id))
                 if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.remove(id) }
@@ -307,6 +326,7 @@ struct Browser: Model {
             return startQueued()
         case .cacheFirst where !byChoice && !probe:
             options.cacheMode = .offline
+            forgetProbe(Self.taskID(screen, id))
             mark(id, runningOn: screen)
             return [.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .cached(work), await work(options)) }]
         case .refresh where !byChoice:
@@ -318,6 +338,9 @@ struct Browser: Model {
             options.cacheMode = .refresh
             options.waitForConnectivity = true
             options.deadline = ContinuousClock.now.advanced(by: Self.probeLength)
+            probeTasks.insert(Self.taskID(screen, id))
+        } else {
+            forgetProbe(Self.taskID(screen, id))
         }
         mark(id, runningOn: screen)
         return [.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .foreground(probe: probe), await work(options)) }]
@@ -377,8 +400,12 @@ struct Browser: Model {
                 return load(id: id, kind: .current, work: work, screen: screen, probe: false)
             }
         case .foreground(let probe):
-            if probe, probing == screen { probing = nil }
-            effects += note(answer.report, of: index)
+            var probeEnded = false
+            if probe, probeTasks.remove(Self.taskID(screen, id)) != nil, probeTasks.isEmpty {
+                probing = nil
+                probeEnded = true
+            }
+            effects += note(answer.report, of: index, afterProbe: probeEnded)
         case .other:
             break
         }
@@ -389,15 +416,17 @@ struct Browser: Model {
     }
 
     /// What a foreground load's report says to the browser: offline, back online, a failure.
-    private mutating func note(_ report: LoadReport?, of index: Int) -> [Effect<Message>] {
+    private mutating func note(_ report: LoadReport?, of index: Int, afterProbe: Bool) -> [Effect<Message>] {
         switch report {
         case .failed(let failure)?:
             stack[index].failure = failure
-            if failure.unreachable { return goOffline(failure.code) }
+            if failure.unreachable { return goOffline(failure.code, afterProbe: afterProbe) }
             if !failure.notCached { offline = nil }
         case .loaded(let metadata)?:
             stack[index].failure = nil
-            if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) { return goOffline(code.description) }
+            if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) {
+                return goOffline(code.description, afterProbe: afterProbe)
+            }
             if metadata.source != .cache {
                 let wasOffline = offline != nil
                 offline = nil
@@ -410,10 +439,27 @@ struct Browser: Model {
         return []
     }
 
-    private mutating func goOffline(_ code: String) -> [Effect<Message>] {
+    /// - Parameter afterProbe: whether a probe just ended so: the next one waits a little.
+    private mutating func goOffline(_ code: String, afterProbe: Bool) -> [Effect<Message>] {
         offline = code
-        guard probing == nil, !offlineByChoice else { return [] }
+        guard probing == nil, !probePending, !offlineByChoice else { return [] }
+        if afterProbe {
+            probePending = true
+            return [.after(Self.probePause, .probeAgain)]
+        }
         return refreshTop(probe: true)
+    }
+
+    /// A load under `task` replaces the probe's there (or it was cancelled): the probe is over
+    /// when none of its loads is left.
+    private mutating func forgetProbe(_ task: String) {
+        guard probeTasks.remove(task) != nil, probeTasks.isEmpty else { return }
+        probing = nil
+    }
+
+    private mutating func endProbe() {
+        probeTasks = []
+        probing = nil
     }
 
     // MARK: - The view

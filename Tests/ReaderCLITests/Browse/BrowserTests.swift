@@ -166,6 +166,29 @@ final class OptionsLog: @unchecked Sendable {
         #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
     }
 
+    @Test func aProbeThatEndsAtOnceIsTriedAgainAfterAPauseAndRWhileOfflineIsAProbe() async {
+        var screen = RecordingScreen(hasContent: false)
+        screen.refreshWith = [Self.load("list", .refresh, report: .failed(Self.unreachable("T1000")))]
+        var browser = Self.browser(screen)
+        let probe = browser.update(Self.answer("list", .failed(Self.unreachable())))
+        #expect(Self.tasks(probe) == ["0:list"])
+        // The probe failed at once: the next waits five seconds, however often it fails so.
+        let after = await Self.run(probe, on: &browser)
+        guard after.count == 1, case .after(let pause, .probeAgain) = after[0] else { Issue.record("no pause: \(after)"); return }
+        #expect(pause == .seconds(5))
+        #expect(browser.probing == nil)
+        #expect(browser.update(Self.answer("more", .failed(Self.unreachable()))).isEmpty)
+        #expect(Self.tasks(browser.update(.message(.probeAgain))) == ["0:list"])
+        #expect(browser.probing == 0)
+        // `r` replaces the probe's load with a probe of its own, never a plain load that ends it.
+        let log = OptionsLog()
+        var offline = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh, log: log)]))
+        _ = offline.update(Self.answer("list", .failed(Self.unreachable())))
+        let pressed = offline.update(.key(.character("r")))
+        _ = await Self.run(pressed, on: &offline)
+        #expect(log.all.map(\.waitForConnectivity) == [true])
+    }
+
     @Test func underOfflineByChoiceNothingIsProbed() {
         var screen = RecordingScreen(hasContent: false)
         screen.refreshWith = [Self.load("list", .refresh)]
