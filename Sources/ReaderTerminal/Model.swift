@@ -12,8 +12,8 @@ public protocol Model: SendableMetatype {
     /// What the program's own work answers with (a page loaded, a failure).
     associatedtype Message: Sendable
 
-    /// The work to start with, before any event (a first load).
-    func start() -> [Effect<Message>]
+    /// The work to start with, before any event (a first load); the state may note what it started.
+    mutating func start() -> [Effect<Message>]
 
     /// The next state, from this one and `event`, and the work it asks for.
     mutating func update(_ event: ProgramEvent<Message>) -> [Effect<Message>]
@@ -23,5 +23,5 @@ public protocol Model: SendableMetatype {
 }
 
 extension Model {
-    public func start() -> [Effect<Message>] { [] }
+    public mutating func start() -> [Effect<Message>] { [] }
 }

@@ -123,9 +123,8 @@ struct Browser: Model {
     /// Whether no load may touch the network (`--offline`).
     private var offlineByChoice: Bool { environment.loadOptions().cacheMode == .offline }
 
-    func start() -> [Effect<Message>] {
-        var copy = self
-        return copy.perform(stack[0].screen.start(in: layout), for: 0)
+    mutating func start() -> [Effect<Message>] {
+        perform(stack[0].screen.start(in: layout), for: 0)
     }
 
     // MARK: - Events
