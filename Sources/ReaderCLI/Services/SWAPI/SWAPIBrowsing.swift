@@ -5,15 +5,15 @@ import ReaderKit
 /// collection's count, `reader people --all` for its table, `reader people 1` for a resource and
 /// the names of its links), so that `reader sync swapi` fills the cache they read and
 /// `--offline` browsing sends nothing. Each load takes the options the ``Browser`` gives it.
-struct SWAPIBrowsing: Sendable {
+package struct SWAPIBrowsing: Sendable {
     /// The client; nil in a screen's tests, where no work is run.
     var client: ReaderClient?
 
     /// A resource type that has screens: every SWAPI resource the commands show.
-    typealias Resource = SWAPIResource & Presentable
+    package typealias Resource = SWAPIResource & Presentable
 
     /// The resource type of each collection.
-    static func resourceType(of collection: SWAPICollection) -> any Resource.Type {
+    package static func resourceType(of collection: SWAPICollection) -> any Resource.Type {
         switch collection {
         case .films: Film.self
         case .people: Person.self
