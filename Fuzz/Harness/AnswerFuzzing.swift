@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ReaderKit
+import ReaderCLI
 
 /// One fuzzer input through everything ReaderKit does with an answer from the network: the
 /// status and its error body, the content type, `Retry-After` and rate-limit headers, decoding as
@@ -192,16 +193,7 @@ extension SWAPIPage: SWAPIPageProtocol {
 
 extension SWAPICollection {
     /// The model type of one resource of this collection.
-    var resourceType: any SWAPIResource.Type {
-        switch self {
-        case .films: Film.self
-        case .people: Person.self
-        case .planets: Planet.self
-        case .species: Species.self
-        case .starships: Starship.self
-        case .vehicles: Vehicle.self
-        }
-    }
+    var resourceType: any SWAPIResource.Type { SWAPIBrowsing.resourceType(of: self) }
 
     /// The model type of one page of this collection.
     var pageType: any Decodable.Type {

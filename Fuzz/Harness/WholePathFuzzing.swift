@@ -119,7 +119,7 @@ public enum WholePathFuzzing {
 
     static func renderList<Resource: SWAPIResource & Presentable>(_ page: SWAPIPage<Resource>, _ body: Data) {
         for width in widths {
-            _ = SWAPIList<Resource>.table(page.results).render(width: width)
+            _ = Resource.table(page.results).render(width: width)
         }
         _ = SWAPI.pageCount(of: page)
         _ = SWAPIList<Resource>.footer(page, page: 1)
@@ -131,7 +131,7 @@ public enum WholePathFuzzing {
         let links = resource.links.flatMap(\.1)
         let names = Dictionary(links.prefix(3).map { ($0, "Name of \($0)") }, uniquingKeysWith: { first, _ in first })
         for width in widths {
-            _ = SWAPIList<Resource>.detailLines(resource, names: names, width: width, style: .plain)
+            _ = resource.detailLines(names: names, width: width, style: .plain)
         }
         renderJSON(body)
     }
@@ -154,7 +154,7 @@ public enum WholePathFuzzing {
     }
 }
 
-/// A SWAPI command for any resource type, to reach the renderers the six commands share.
+/// A SWAPI command for any resource type, to reach the footer the six commands share.
 struct SWAPIList<Resource: SWAPIResource & Presentable>: SWAPICommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "list") }
     @OptionGroup var query: SWAPIQuery

@@ -22,9 +22,11 @@ extension Reader {
             "reader browse python",
             "reader browse r/swift+rust",
             "reader browse --offline python",
+            "reader browse swapi",
+            "reader browse swapi/people",
         ]
 
-        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b). When left out: the config file's first subreddit, else the front page.")
+        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
         var target: String?
 
         @OptionGroup var options: GlobalOptions

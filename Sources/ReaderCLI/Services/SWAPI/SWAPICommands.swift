@@ -62,7 +62,7 @@ extension SWAPICommand {
             ])
         }) { lists in
             let list = lists[0]
-            let table = Self.table(list.results)
+            let table = Resource.table(list.results)
             // An empty result is said once: no "page 1 of 1, 0 in all" after it.
             return (list.results.isEmpty ? "nothing found" : table.render(width: Terminal.outputWidth(), style: options.style),
                     list.results.isEmpty ? nil : Self.footer(list, page: page))
@@ -97,40 +97,9 @@ extension SWAPICommand {
         let style = options.style
         let width = Terminal.outputWidth()
         try CommandRunner.writeItem(loaded, options: options, jsonItem: { $0 }) { resource in
-            let lines = Self.detailLines(resource, names: names.names, width: width, style: style)
-            var footer: String?
-            if let code = Set(names.failures.values).sorted(by: { $0.description < $1.description }).first {
-                footer = "\(names.failures.count) linked \(names.failures.count == 1 ? "name" : "names") could not be loaded (\(code)); "
-                    + "they show as links. 'reader sync swapi' makes them available offline"
-            }
-            return (lines.joined(separator: "\n"), footer)
+            let lines = resource.detailLines(names: names.names, width: width, style: style)
+            return (lines.joined(separator: "\n"), SWAPIDetail.unnamedNote(names.failures))
         }
-    }
-
-    /// The detail view: one labelled row a field and a linked collection, values wrapped under
-    /// their label (a hanging indent) to `width`; a link without a name shows as `people/5`.
-    /// With no width (output to a pipe) each value stays on one line, for the pager or the
-    /// script to take whole.
-    package static func detailLines(_ resource: Resource, names: [String: String], width: Int?, style: Style) -> [String] {
-        var rows = resource.details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
-        rows += resource.links.map { label, links in
-            (label, links.isEmpty ? "none" : links.map { names[$0].map { TerminalText.sanitise($0, maxLength: 100) } ?? Self.shortLink($0) }
-                .joined(separator: ", "))
-        }
-        let labelWidth = rows.map { TerminalText.width($0.0) }.max() ?? 0
-        return rows.flatMap { label, value in
-            let lines = width.map { TerminalText.wrap(value, toWidth: max(10, $0 - labelWidth - 2), breakingLongWords: true) } ?? [value]
-            return lines.enumerated().map { index, line in
-                (index == 0 ? style.bold(TerminalText.pad(label, toWidth: labelWidth)) : String(repeating: " ", count: labelWidth))
-                    + (line.isEmpty ? "" : "  " + line)
-            }
-        }
-    }
-
-    /// `people/5` for a link that could not be named.
-    static func shortLink(_ link: String) -> String {
-        let parts = link.split(separator: "/").suffix(2)
-        return TerminalText.sanitise(parts.joined(separator: "/"), maxLength: 40)
     }
 
     /// Every page of the list (or the search), as one table, or as one JSON object. The pages
@@ -159,27 +128,14 @@ extension SWAPICommand {
             defer { progress.finish() }
             try await client.forEachPage(Resource.self, search: search, options: options.loadOptions,
                                          progress: progress.handler) { page in
-                rows += page.value.results.map(Self.row)
+                rows += page.value.results.map(\.tableRow)
                 pages += 1
             }
         }
         // An empty result is said once, without a footer.
         guard !rows.isEmpty else { return try CommandRunner.writeTable("nothing found", footer: nil, options: options) }
-        try CommandRunner.writeTable(Self.table(rows: rows).render(width: Terminal.outputWidth(), style: options.style),
+        try CommandRunner.writeTable(Resource.table(rows: rows).render(width: Terminal.outputWidth(), style: options.style),
                                      footer: "\(rows.count) in all, \(pages) \(pages == 1 ? "page" : "pages")", options: options)
-    }
-
-    package static func table(_ results: [Resource]) -> Table {
-        table(rows: results.map(row))
-    }
-
-    static func table(rows: [[String]]) -> Table {
-        Table(columns: [Table.Column(title: "ID", alignRight: true)] + Resource.columns, rows: rows)
-    }
-
-    /// A resource's cells in the table: its id, then its own columns.
-    static func row(_ resource: Resource) -> [String] {
-        [resource.id.map(String.init) ?? "?"] + resource.row
     }
 }
 
@@ -191,6 +147,76 @@ package protocol Presentable {
     var details: [(String, String)] { get }
     /// The linked resources of the detail view, as label and links; shown by name.
     var links: [(String, [String])] { get }
+}
+
+/// The table and the detail view of a resource, for its command and for `reader browse` alike.
+extension Presentable where Self: SWAPIResource {
+    package static func table(_ results: [Self]) -> Table {
+        table(rows: results.map(\.tableRow))
+    }
+
+    static func table(rows: [[String]]) -> Table {
+        Table(columns: [Table.Column(title: "ID", alignRight: true)] + columns, rows: rows)
+    }
+
+    /// The resource's cells in the table: its id, then its own columns.
+    var tableRow: [String] {
+        [id.map(String.init) ?? "?"] + row
+    }
+
+    /// The fields of the detail view, their text sanitised.
+    var shownDetails: [(String, String)] {
+        details.map { ($0.0, TerminalText.sanitise($0.1, maxLength: 2000)) }
+    }
+
+    /// The detail view: one labelled row a field and a linked collection, values wrapped under
+    /// their label (a hanging indent) to `width`; a link without a name shows as `people/5`.
+    /// With no width (output to a pipe) each value stays on one line, for the pager or the
+    /// script to take whole.
+    package func detailLines(names: [String: String], width: Int?, style: Style) -> [String] {
+        var rows = shownDetails
+        rows += links.map { label, links in
+            (label, links.isEmpty ? "none" : links.map { SWAPIDetail.name(of: $0, in: names) }.joined(separator: ", "))
+        }
+        let labelWidth = SWAPIDetail.labelWidth(rows.map(\.0))
+        return rows.flatMap { SWAPIDetail.labelled($0.0, $0.1, labelWidth: labelWidth, width: width, style: style) }
+    }
+}
+
+/// The pieces of a SWAPI detail view.
+enum SWAPIDetail {
+    /// The width of the label column: the widest label.
+    static func labelWidth(_ labels: [String]) -> Int {
+        labels.map { TerminalText.width($0) }.max() ?? 0
+    }
+
+    /// `value` under `label` padded to `labelWidth`, wrapped to `width` with a hanging indent
+    /// (one line when `width` is nil); an empty label leaves the column blank.
+    static func labelled(_ label: String, _ value: String, labelWidth: Int, width: Int?, style: Style) -> [String] {
+        let lines = width.map { TerminalText.wrap(value, toWidth: max(10, $0 - labelWidth - 2), breakingLongWords: true) } ?? [value]
+        return lines.enumerated().map { index, line in
+            (index == 0 && !label.isEmpty ? style.bold(TerminalText.pad(label, toWidth: labelWidth)) : String(repeating: " ", count: labelWidth))
+                + (line.isEmpty ? "" : "  " + line)
+        }
+    }
+
+    /// What a detail view says under it of the links that could not be named; nil when all were.
+    static func unnamedNote(_ failures: [String: ErrorCode]) -> String? {
+        guard let code = Set(failures.values).sorted(by: { $0.description < $1.description }).first else { return nil }
+        return "\(failures.count) linked \(failures.count == 1 ? "name" : "names") could not be loaded (\(code)); "
+            + "they show as links. 'reader sync swapi' makes them available offline"
+    }
+
+    /// A link's name, sanitised, else the link as `people/5`.
+    static func name(of link: String, in names: [String: String]) -> String {
+        names[link].map { TerminalText.sanitise($0, maxLength: 100) } ?? shortLink(link)
+    }
+
+    /// `people/5` for a link that could not be named.
+    static func shortLink(_ link: String) -> String {
+        let parts = link.split(separator: "/").suffix(2)
+        return TerminalText.sanitise(parts.joined(separator: "/"), maxLength: 40)
+    }
 }
 
 extension Reader {
