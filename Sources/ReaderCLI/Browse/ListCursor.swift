@@ -9,25 +9,31 @@ struct ListCursor: Sendable, Equatable {
     private(set) var top = 0
 
     /// Selects row `index`, bounded to `count` rows, scrolling it into a view of `height` rows.
-    mutating func select(_ index: Int, count: Int, height: Int) {
+    /// - Parameter trailingRows: rows drawn after the list that cannot be selected (`loading
+    ///   more…`), which the view may scroll to.
+    mutating func select(_ index: Int, count: Int, height: Int, trailingRows: Int = 0) {
         let height = max(1, height)
         selected = max(0, min(index, count - 1))
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }
-        top = max(0, min(top, count - height))
+        top = max(0, min(top, count + trailingRows - height))
+        // The last row selected brings what follows the list into view.
+        if selected == count - 1 { top = max(top, count + trailingRows - height) }
     }
 
     /// Moves for a list key; false for any other key.
-    mutating func move(_ key: Key, count: Int, height: Int) -> Bool {
+    mutating func move(_ key: Key, count: Int, height: Int, trailingRows: Int = 0) -> Bool {
+        let target: Int
         switch key {
-        case .character("j"), .down: select(selected + 1, count: count, height: height)
-        case .character("k"), .up: select(selected - 1, count: count, height: height)
-        case .character("g"), .home: select(0, count: count, height: height)
-        case .character("G"), .end: select(count - 1, count: count, height: height)
-        case .pageDown, .control("d"): select(selected + max(1, height), count: count, height: height)
-        case .pageUp, .control("u"): select(selected - max(1, height), count: count, height: height)
+        case .character("j"), .down: target = selected + 1
+        case .character("k"), .up: target = selected - 1
+        case .character("g"), .home: target = 0
+        case .character("G"), .end: target = count - 1
+        case .pageDown, .control("d"): target = selected + max(1, height)
+        case .pageUp, .control("u"): target = selected - max(1, height)
         default: return false
         }
+        select(target, count: count, height: height, trailingRows: trailingRows)
         return true
     }
 

@@ -31,10 +31,10 @@ struct PostListScreen: BrowseScreen {
     private(set) var filter = ""
     /// The posts shown: those the filter keeps.
     private(set) var visible: [RedditPost] = []
-    /// The selected post's index in ``visible``.
-    private(set) var selected = 0
-    /// The first row on screen.
-    private(set) var top = 0
+    /// The selected post (its index in ``visible``) and the first row on screen.
+    private(set) var cursor = ListCursor()
+    var selected: Int { cursor.selected }
+    var top: Int { cursor.top }
     /// Comments since the last visit, by post id.
     private(set) var newComments: [String: Int] = [:]
     /// What was asked for in the background since the screen was last shown: post ids, and
@@ -97,15 +97,12 @@ struct PostListScreen: BrowseScreen {
     }
 
     private mutating func press(_ key: Key, in layout: ScreenLayout) -> [ScreenEffect] {
-        let height = listHeight(layout)
         let shownFrom = top
+        if cursor.move(key, count: visible.count, height: listHeight(layout), trailingRows: loadingMore ? 1 : 0) {
+            let more = moreIfAtTheEnd(in: layout)
+            return more + (top == shownFrom ? [] : prefetch(in: layout))
+        }
         switch key {
-        case .character("j"), .down: select(selected + 1, in: layout)
-        case .character("k"), .up: select(selected - 1, in: layout)
-        case .character("g"), .home: select(0, in: layout)
-        case .character("G"), .end: select(visible.count - 1, in: layout)
-        case .pageDown, .control("d"): select(selected + height, in: layout)
-        case .pageUp, .control("u"): select(selected - height, in: layout)
         case .enter, .character("l"), .right:
             guard let post = selectedPost else { return [] }
             return [.push(PostScreen(post: post, reddit: reddit))]
@@ -122,19 +119,18 @@ struct PostListScreen: BrowseScreen {
             after = nil
             loading = true
             loadingMore = false
-            selected = 0
-            top = 0
+            cursor = ListCursor()
             return [.cancel(id: "more"), .load(id: "list", .cacheFirst, reddit.posts(of: listing, sort: sort, after: nil))]
         default:
             return []
         }
-        return moreIfAtTheEnd() + (top == shownFrom ? [] : prefetch(in: layout))
     }
 
     /// The next page, when the last row is selected and there is one.
-    private mutating func moreIfAtTheEnd() -> [ScreenEffect] {
+    private mutating func moreIfAtTheEnd(in layout: ScreenLayout) -> [ScreenEffect] {
         guard filter.isEmpty, !visible.isEmpty, selected == visible.count - 1, let after, !loadingMore else { return [] }
         loadingMore = true
+        select(selected, in: layout)
         return [.load(id: "more", .cacheFirst, reddit.posts(of: listing, sort: sort, after: after))]
     }
 
@@ -207,11 +203,7 @@ struct PostListScreen: BrowseScreen {
 
     /// Selects row `index` (bounded to the list), scrolling it into view.
     private mutating func select(_ index: Int, in layout: ScreenLayout) {
-        let height = listHeight(layout)
-        selected = max(0, min(index, visible.count - 1))
-        if selected < top { top = selected }
-        if selected >= top + height { top = selected - height + 1 }
-        top = max(0, min(top, max(0, visible.count + (loadingMore ? 1 : 0) - height)))
+        cursor.select(index, count: visible.count, height: listHeight(layout), trailingRows: loadingMore ? 1 : 0)
     }
 
     func draw(into grid: inout Grid, in layout: ScreenLayout) {

@@ -118,6 +118,15 @@ import ReaderTerminal
         let next = screen.handle(.answer(id: "more", Self.listing([Self.post(3, title: "dup"), Self.post(4, title: "Fourth")], after: nil)),
                                  in: Self.layout())
         #expect(screen.posts.map(\.id) == ["p1", "p2", "p3", "p4"])
+        // On a full screen, the row comes into view below the last post.
+        let many = (1...30).map { Self.post($0, title: "Post \($0)") }
+        let small = Self.layout(40, 10)
+        var full = Self.loaded(many, after: "t3_p30", layout: small)
+        #expect(Self.loads(full.handle(.key(.end), in: small)) == ["more cacheFirst", "comments:p24 background",
+                                                                  "comments:p25 background", "comments:p26 background", "comments:p27 background",
+                                                                  "comments:p28 background", "comments:p29 background", "comments:p30 background"])
+        #expect(full.top == 23)
+        #expect(Self.text(full, 40, 10).split(separator: "\n", omittingEmptySubsequences: false)[8] == "loading more…")
         #expect(!screen.loadingMore)
         #expect(screen.after == nil)
         // The new post's comments are prefetched; there is no next page to prefetch.
