@@ -77,48 +77,88 @@ package enum CommentTree {
     static let maximumTextLength = 40_000
 
     package static func header(_ post: RedditPost, now: Date, width: Int?, style: Style) -> [String] {
-        var lines = TerminalText.wrap(clean(post.title), toWidth: min(width ?? proseWidth, proseWidth), breakingLongWords: true)
+        let parts = headerParts(post, now: now, width: width, style: style)
+        return parts.title + parts.meta + parts.content
+    }
+
+    /// A post's header in its three parts, for a view that styles each: the title's lines, the
+    /// meta lines (subreddit, author, points, comments, age), and the self text (after a blank
+    /// line) or the link.
+    static func headerParts(_ post: RedditPost, now: Date, width: Int?, style: Style)
+        -> (title: [String], meta: [String], content: [String]) {
+        let title = TerminalText.wrap(clean(post.title), toWidth: min(width ?? proseWidth, proseWidth), breakingLongWords: true)
             .map(style.bold)
         let age = RelativeAge.describe(from: post.createdUTC, to: now)
-        lines += metaLines(["r/" + clean(post.subreddit), "u/" + clean(post.author), count(post.score, "point", "points"),
-                            count(post.numComments, "comment", "comments"), "\(age) ago"].map { ($0, style.dim) },
-                           indent: "", width: width, style: style)
+        let meta = metaLines(["r/" + clean(post.subreddit), "u/" + clean(post.author), count(post.score, "point", "points"),
+                              count(post.numComments, "comment", "comments"), "\(age) ago"].map { ($0, style.dim) },
+                             indent: "", width: width, style: style)
+        var content: [String] = []
         if post.isSelf == true, let text = post.selftext, !text.isEmpty {
-            lines.append("")
-            lines += body(text, indent: "", width: width)
+            content.append("")
+            content += body(text, indent: "", width: width)
         } else if let url = post.url {
-            lines += brokenToFit(TerminalText.sanitise(url, maxLength: 4000), indent: "", width: width).map(style.cyan)
+            content += brokenToFit(TerminalText.sanitise(url, maxLength: 4000), indent: "", width: width).map(style.cyan)
+        }
+        return (title, meta, content)
+    }
+
+    package static func lines(_ things: [RedditThing], depth: Int, now: Date, width: Int?, style: Style) -> [String] {
+        var lines: [String] = []
+        for block in blocks(things, depth: depth, now: now, width: width, style: style) {
+            if block.opensThread, !lines.isEmpty { lines.append("") }
+            lines += block.header + block.body
         }
         return lines
     }
 
-    package static func lines(_ things: [RedditThing], depth: Int, now: Date, width: Int?, style: Style) -> [String] {
-        // Indentation never takes more than half a narrow terminal.
-        let levels = min(depth, maximumIndent / 2, max(0, ((width ?? Int.max / 2) / 2 - 2) / 2))
-        let indent = String(repeating: "  ", count: levels)
-        var lines: [String] = []
+    /// The tree as blocks, one a comment or "more" stub, in reading order (a comment, then its
+    /// replies): what ``lines(_:depth:now:width:style:)`` joins, and what a view that folds
+    /// comments keeps.
+    static func blocks(_ things: [RedditThing], depth: Int, now: Date, width: Int?, style: Style) -> [CommentBlock] {
+        let indent = indentation(depth: depth, width: width)
+        var blocks: [CommentBlock] = []
         for thing in things {
             switch thing {
             case .comment(let comment):
-                // A blank line between threads, so each reads as one.
-                if depth == 0, !lines.isEmpty { lines.append("") }
-                let age = RelativeAge.describe(from: comment.createdUTC, to: now)
-                lines += metaLines([("u/" + clean(comment.author), style.cyan), (count(comment.score, "point", "points"), style.dim),
-                                    ("\(age) ago", style.dim)], indent: indent, width: width, style: style)
-                lines += body(comment.body, indent: indent + "  ", width: width)
+                let index = blocks.count
+                blocks.append(CommentBlock(depth: depth, comment: comment,
+                                           header: commentHeader(comment, depth: depth, now: now, width: width, style: style),
+                                           body: body(comment.body, indent: indent + "  ", width: width)))
                 if let replies = comment.replies?.children, !replies.isEmpty {
-                    lines += self.lines(replies, depth: depth + 1, now: now, width: width, style: style)
+                    blocks += self.blocks(replies, depth: depth + 1, now: now, width: width, style: style)
+                    blocks[index].replies = blocks.count - index - 1
                 }
             case .more(let more):
                 let text = more.count > 0
                     ? "… \(more.count) more \(more.count == 1 ? "reply" : "replies") not loaded"
                     : "… the thread continues deeper (not loaded)"
-                lines += metaLines([(text, style.dim)], indent: indent, width: width, style: style)
+                blocks.append(CommentBlock(depth: depth, comment: nil,
+                                           header: metaLines([(text, style.dim)], indent: indent, width: width, style: style),
+                                           body: []))
             case .post, .other:
                 continue
             }
         }
-        return lines
+        return blocks
+    }
+
+    /// A comment's meta lines (author, points, age) at `depth`; `mark` (`new`, `[+3]`) is a
+    /// last part, so that it ends the last line.
+    static func commentHeader(_ comment: RedditComment, depth: Int, now: Date, width: Int?, style: Style,
+                              mark: String? = nil) -> [String] {
+        let age = RelativeAge.describe(from: comment.createdUTC, to: now)
+        // Typed, so that no array of `@Sendable` closures is converted at run time (which traps).
+        var parts: [(String, (String) -> String)] = [("u/" + clean(comment.author), style.cyan), (count(comment.score, "point", "points"), style.dim),
+                                                     ("\(age) ago", style.dim)]
+        if let mark { parts.append((mark, style.bold)) }
+        return metaLines(parts, indent: indentation(depth: depth, width: width), width: width, style: style)
+    }
+
+    /// The indentation of replies `depth` levels down. It never takes more than half a narrow
+    /// terminal.
+    private static func indentation(depth: Int, width: Int?) -> String {
+        let levels = min(depth, maximumIndent / 2, max(0, ((width ?? Int.max / 2) / 2 - 2) / 2))
+        return String(repeating: "  ", count: levels)
     }
 
     /// `1 point`, `12 points`, `12.4k points`.
@@ -263,7 +303,26 @@ package enum CommentTree {
         }
     }
 
-    private static func clean(_ text: String) -> String {
+    static func clean(_ text: String) -> String {
         TerminalText.sanitise(TerminalText.decodingHTMLEntities(text), maxLength: 300)
     }
+}
+
+/// One comment of a tree, or a stub for comments Reddit did not send, as lines: what
+/// ``CommentTree/blocks(_:depth:now:width:style:)`` makes.
+struct CommentBlock: Sendable {
+    /// How many levels of replies down it is: 0 for a top-level comment.
+    var depth: Int
+    /// The comment; nil for a stub (`… 3 more replies not loaded`).
+    var comment: RedditComment?
+    /// Its meta lines (author, points, age), indented; a stub's one line.
+    var header: [String]
+    /// Its text and link notes, indented.
+    var body: [String]
+    /// How many blocks after it are its replies, at any depth.
+    var replies = 0
+
+    /// Whether a blank line comes before it when it is not the first: a top-level comment
+    /// starts a thread, and each thread reads as one.
+    var opensThread: Bool { depth == 0 && comment != nil }
 }
