@@ -175,7 +175,8 @@ struct BrowseFailure: Sendable, Equatable {
         if case .rateLimited(let limit) = error { until = limit.resetAt }
         var notCached = false
         if case .cache(let cache) = error, cache.reason == .notCached { notCached = true }
-        let hint = failure.suggestion
+        // In the commands' words, as their `hint:` line says it.
+        let hint = CLIWording.hint(failure.advice)
         self.init(message: CLIWording.message(of: error), code: error.code.description, hint: hint.isEmpty ? nil : hint,
                   unreachable: error.failureClass == .unreachable, notCached: notCached, rateLimitedUntil: until)
     }

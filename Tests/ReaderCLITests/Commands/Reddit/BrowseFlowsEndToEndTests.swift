@@ -135,4 +135,34 @@ import TestSupport
             #expect(try await terminal.waitForFile("status") == "0")
         }
     }
+
+    @Test func aPrefetchedPostOpensWithNoRequestFoldsAndJumpsAndQGoesBack() async throws {
+        try await withTestServer(Self.handler(comments: true)) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.python).ok)
+            let first = "/comments/6302cj.json"
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            while !server.requests.contains(where: { $0.path == first }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await terminal.press("Enter")
+            // (Every post's comments here are the recorded thread of 2xmo63.)
+            let (post, opened) = try await terminal.waitForScreen { $0.hasPrefix("A python terminal viewer for browsing reddit") && $0.contains("u/davoclavo") }
+            #expect(opened, "\(post)")
+            #expect(Self.bottom(post).hasPrefix("r/Python · A python terminal viewer"), "\(post)")
+            // J: the first top-level comment; Space folds it, with all its replies, to its header.
+            try await terminal.press("J", "Space")
+            let (folded, didFold) = try await terminal.waitForScreen { $0.contains("[+") && !$0.contains("u/davoclavo") }
+            #expect(didFold, "\(folded)")
+            #expect(Self.lines(folded)[4].hasPrefix("u/civilization_phaze_3 · 21 points"), "\(folded)")
+            try await terminal.press("Space")
+            #expect(try await terminal.waitForScreen(containing: "u/davoclavo").ok)
+            try await terminal.press("q")
+            #expect(try await terminal.waitForScreen { Self.bottom($0) == Self.python }.ok)
+            // The post came from what the list prefetched: its comments were asked for once.
+            #expect(server.requests.filter { $0.path == first }.count == 1, "\(server.requests.map(\.target))")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
 }
