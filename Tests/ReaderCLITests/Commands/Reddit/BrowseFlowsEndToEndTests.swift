@@ -165,4 +165,37 @@ import TestSupport
             #expect(try await terminal.waitForFile("status") == "0")
         }
     }
+
+    @Test func oRunsTheBrowserWithTheLinkAsOneArgumentAndNeverThroughAShell() async throws {
+        var reader = ReaderProcess()
+        let folder = reader.folder.path
+        // Each of these would make a file in the reader's folder, were the link given to a shell.
+        let hostile = "https://example.com/a$(touch \(folder)/INJECTED)`touch \(folder)/INJECTED2`;touch \(folder)/INJECTED3"
+        let body = #"{"kind": "Listing", "data": {"after": null, "children": [{"kind": "t3", "data": {"id": "abc", "name": "t3_abc", "title": "A link", "author": "a", "subreddit": "python", "score": 1, "num_comments": 0, "created_utc": 1790000000, "permalink": "/r/python/comments/abc/", "url": "\#(hostile)"}}]}}"#
+        try await withTestServer { request in request.path == "/r/python/hot.json" ? .json(Array(body.utf8)) : .respond(status: 404, headers: [], body: []) } body: { server in
+            reader.environment["READER_REDDIT_URL"] = server.baseURL
+            let script = reader.folder.appendingPathComponent("browser.sh")
+            try "#!/bin/sh\ncd \"$(dirname \"$0\")\"\nprintf '%s\\n' \"$#\" \"$@\" > opened\n".write(to: script, atomically: true, encoding: .utf8)
+            #expect(chmod(script.path, 0o755) == 0)
+            reader.environment["BROWSER"] = script.path
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: "r/python · hot · 1 posts").ok)
+            try await terminal.press("o")
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            var opened: String?
+            while opened == nil, ContinuousClock.now < deadline {
+                opened = try? String(contentsOfFile: folder + "/opened", encoding: .utf8)
+                if opened == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            // One argument, the link whole; nothing in it ran.
+            #expect(opened == "1\n\(hostile)\n")
+            for name in ["INJECTED", "INJECTED2", "INJECTED3"] {
+                #expect(!FileManager.default.fileExists(atPath: folder + "/" + name))
+            }
+            // The screen is browse's still, and the browser's output went nowhere near it.
+            #expect(try await terminal.screen().contains("A link"))
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
 }
