@@ -228,4 +228,23 @@ import ReaderTerminal
         #expect(throws: ReaderError.self) { try screen("r/no such") }
         #expect(throws: ReaderError.self) { try screen("u/") }
     }
+
+    @Test func theWholeScreenAt200x50() {
+        var browser = Browser(first: Self.screen(), environment: Browser.Environment(
+            loadOptions: { LoadOptions() }, resolve: { _ throws(ReaderError) in Self.screen() }, browserCommand: nil, openURL: { _ in nil }),
+            size: TerminalSize(columns: 200, rows: 50), now: Self.now)
+        _ = browser.update(.message(.answer(screen: 0, id: "list", .foreground(probe: false),
+                                            ScreenAnswer(LoadResult<RedditListing>.loaded(RedditListing(children: Self.posts.map { .post($0) }),
+                                                                                          Self.metadata(stale: true, age: 7200)),
+                                                         report: .loaded(Self.metadata(stale: true, age: 7200))))))
+        let view = browser.view(size: TerminalSize(columns: 200, rows: 50))
+        #expect(view.text == """
+            SCORE  COMMENTS  AGE  SUBREDDIT  AUTHOR   ID  TITLE
+             1234         2  3 h  r/python   u/user1  p1  First post
+               10         2  3 h  r/python   u/user2  p2  Second post
+               10         2  3 h  r/python   u/user3  p3  Third post, much longer than the others
+            \(String(repeating: "\n", count: 45))r/python · hot · 3 posts\(String(repeating: " ", count: 159))copy from 2 h ago
+            """)
+        #expect((0..<200).allSatisfy { view[x: $0, y: 1].style.reverse })
+    }
 }
