@@ -22,6 +22,9 @@ struct Browser: Model {
     /// The pause before probing again when a probe ended at once (a failure the wait for
     /// connectivity does not cover): never a busy loop.
     static let probePause: Duration = .seconds(5)
+    /// How often time passes on screen: the ages on it are never more than this old, and what the
+    /// client noticed is asked for this often.
+    static let tickInterval: Duration = .seconds(1)
     /// The longest text typed at a prompt.
     static let longestPromptText = 200
 
@@ -32,6 +35,8 @@ struct Browser: Model {
         case opened(failure: String?)
         /// Time to probe again, after ``probePause``.
         case probeAgain
+        /// What the client noticed since the last time it was asked (the cache cannot be written).
+        case notices([Notice])
     }
 
     /// Which run of a screen's work an answer comes from.
@@ -64,6 +69,8 @@ struct Browser: Model {
         var browserCommand: String?
         /// Starts `$BROWSER URL`, detached; the reason when it cannot.
         var openURL: @Sendable (String) async -> String?
+        /// What the client noticed since it was last asked (``NoticeBoard/drain()``).
+        var notices: @Sendable () async -> [Notice] = { [] }
     }
 
     /// A screen on the stack, with what the browser keeps of it.
@@ -102,6 +109,11 @@ struct Browser: Model {
     private var probePending = false
     /// Background failures by code: how many, and the last one's words.
     private(set) var backgroundFailures: [String: (count: Int, message: String)] = [:]
+    /// What the client noticed that the data on screen does not say (the cache cannot be
+    /// written, a rate limit waited for), by code: how many times, and the words. Each is said on
+    /// the bottom line the first time, and listed in the help.
+    private(set) var notices: [String: (count: Int, message: String)] = [:]
+    private var askingForNotices = false
     /// A note on the bottom line until the next key.
     private(set) var note: String?
     private var queued: [Queued] = []
@@ -138,9 +150,25 @@ struct Browser: Model {
             return toTop(.resized)
         case .tick(let now):
             self.now = now
-            return toTop(.tick)
+            var effects = toTop(.tick)
+            if !askingForNotices {
+                askingForNotices = true
+                let notices = environment.notices
+                effects.append(.task(id: "notices") { .notices(await notices()) })
+            }
+            return effects
         case .message(.opened(let failure)):
             if let failure { note = failure }
+            return []
+        case .message(.notices(let posted)):
+            askingForNotices = false
+            // Stale data and waiting are the bottom line's own to say.
+            for notice in posted where notice.kind != .staleData && notice.kind != .waiting {
+                let code = notice.code.description
+                let counted = notices[code]?.count ?? 0
+                notices[code] = (counted + 1, CLIWording.message(of: notice))
+                if counted == 0 { note = "\(CLIWording.message(of: notice)) · \(code)" }
+            }
             return []
         case .message(.probeAgain):
             probePending = false
@@ -518,6 +546,11 @@ struct Browser: Model {
             lines += keys.map { ("  " + TerminalText.pad($0.keys, toWidth: keyWidth) + "  " + $0.action, .plain) }
         }
         lines.append(("Background", CellStyle(bold: true)))
+        for code in notices.keys.sorted() {
+            guard let (count, message) = notices[code] else { continue }
+            let line = "\(code) ×\(count): \(TerminalText.sanitise(message))"
+            lines += TerminalText.wrap(line, toWidth: max(1, width - 2), breakingLongWords: true).map { ("  " + $0, .plain) }
+        }
         if backgroundFailures.isEmpty {
             lines.append(("  nothing failed", .plain))
         } else {

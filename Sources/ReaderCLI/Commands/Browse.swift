@@ -85,10 +85,11 @@ extension Reader {
                 },
                 resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
                 browserCommand: browserCommand,
-                openURL: { url in LinkOpener.open(url, with: browserCommand) })
+                openURL: { url in LinkOpener.open(url, with: browserCommand) },
+                notices: { await client.notices.drain().map(\.notice) })
             let browser = Browser(first: program.firstScreen(context), environment: environment, size: session.size, now: Date())
             let end = await CommandRunner.using(client) { _ in
-                await ProgramRunner<Browser>(session: session, colour: colour, tickInterval: .seconds(30)).run(browser).end
+                await ProgramRunner<Browser>(session: session, colour: colour, tickInterval: Browser.tickInterval).run(browser).end
             }.get()
             session.restore()
             if end == .interrupted {

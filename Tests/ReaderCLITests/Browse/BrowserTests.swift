@@ -353,4 +353,24 @@ final class OptionsLog: @unchecked Sendable {
         #expect(browser.view(size: TerminalSize(columns: 39, rows: 10)).text(ofRow: 0) == "terminal too small: 40×10 at least")
         #expect(browser.view(size: TerminalSize(columns: 20, rows: 5)).text == "terminal too small:\n40×10 at least\n\n\n")
     }
+
+    @Test func whatTheClientNoticedIsAskedForEachTickSaidOnceAndListedInTheHelp() {
+        var browser = Self.browser()
+        let effects = browser.update(.tick(Self.now))
+        #expect(Self.tasks(effects) == ["notices"])
+        // One question at a time.
+        #expect(Self.tasks(browser.update(.tick(Self.now))).isEmpty)
+        let unwritable = Notice(kind: .cache, code: ErrorCode(.cache, 1003), message: "the cache cannot be written (/tmp/c.sqlite); carrying on without storing")
+        _ = browser.update(.message(.notices([unwritable, Notice(kind: .staleData, code: ErrorCode(.transport, 1004), message: "served a copy")])))
+        // Until the next key it takes the bottom line, whole.
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "the cache cannot be written (/tmp/c.sqlite); carrying on without storing · C1003")
+        #expect(browser.notices.keys.sorted() == ["C1003"])
+        _ = browser.update(.key(.character("x")))
+        #expect(Self.tasks(browser.update(.tick(Self.now))) == ["notices"])
+        _ = browser.update(.message(.notices([unwritable])))
+        // Said once; counted each time.
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
+        _ = browser.update(.key(.character("?")))
+        #expect(browser.view(size: Self.size).text.contains("  C1003 ×2: the cache cannot be written (/tmp/c.sqlite); carrying on without\n  storing"))
+    }
 }

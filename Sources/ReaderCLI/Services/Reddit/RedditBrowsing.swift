@@ -38,25 +38,35 @@ struct RedditBrowsing: Sendable {
         }
     }
 
-    static func posts(of listing: Listing, sort: Reddit.Sort, after: String?) -> Endpoint<RedditListing>? {
+    /// - Throws: ``ReaderError/invalidArgument(_:)`` for what the server gave that Reddit's
+    ///   endpoints refuse (an id, an `after` token that is no fullname).
+    static func posts(of listing: Listing, sort: Reddit.Sort, after: String?) throws(ReaderError) -> Endpoint<RedditListing> {
         switch listing {
-        case .subreddit(let subreddit): try? Reddit.posts(subreddit: subreddit, sort: sort, time: nil, limit: pageSize, after: after)
-        case .user(let user): try? Reddit.userPosts(user: user, sort: sort, time: nil, limit: pageSize, after: after)
+        case .subreddit(let subreddit): try Reddit.posts(subreddit: subreddit, sort: sort, time: nil, limit: pageSize, after: after)
+        case .user(let user): try Reddit.userPosts(user: user, sort: sort, time: nil, limit: pageSize, after: after)
         }
     }
 
     /// A post's comments as plain `reader comments ID` asks for them.
-    static func comments(of post: String) -> Endpoint<RedditCommentPage>? {
-        try? Reddit.comments(post: post, sort: .best, depth: nil, limit: nil)
+    static func comments(of post: String) throws(ReaderError) -> Endpoint<RedditCommentPage> {
+        try Reddit.comments(post: post, sort: .best, depth: nil, limit: nil)
+    }
+
+    /// The answer of a load that could not be asked for: the failure, shown as any other.
+    static func refused<Value: Sendable>(_ error: ReaderError, as _: Value.Type) -> ScreenAnswer {
+        let failure = BrowseFailure(LoadFailure(error: error, decision: .alert))
+        return ScreenAnswer(LoadResult<Value>.failed(failure), report: .failed(failure))
     }
 
     /// A page of posts, the config file's filter applied.
     func posts(of listing: Listing, sort: Reddit.Sort, after: String?) -> @Sendable (LoadOptions) async -> ScreenAnswer {
         let (client, filter, requested) = (client, filter, requested)
         return { options in
-            guard let client, let endpoint = Self.posts(of: listing, sort: sort, after: after) else {
-                return ScreenAnswer(LoadResult<RedditListing>.failed(BrowseFailure(message: "no client", code: "B1001")))
+            let endpoint: Endpoint<RedditListing>
+            do throws(ReaderError) { endpoint = try Self.posts(of: listing, sort: sort, after: after) } catch {
+                return Self.refused(error, as: RedditListing.self)
             }
+            guard let client else { return Self.refused(.bug("no client"), as: RedditListing.self) }
             return await ScreenAnswer.of { () throws(LoadFailure) in
                 var loaded = try await client.load(endpoint, options: options)
                 loaded.value.children = loaded.value.children.filter {
@@ -72,9 +82,11 @@ struct RedditBrowsing: Sendable {
     func comments(of post: String) -> @Sendable (LoadOptions) async -> ScreenAnswer {
         let client = client
         return { options in
-            guard let client, let endpoint = Self.comments(of: post) else {
-                return ScreenAnswer(LoadResult<RedditCommentPage>.failed(BrowseFailure(message: "no client", code: "B1001")))
+            let endpoint: Endpoint<RedditCommentPage>
+            do throws(ReaderError) { endpoint = try Self.comments(of: post) } catch {
+                return Self.refused(error, as: RedditCommentPage.self)
             }
+            guard let client else { return Self.refused(.bug("no client"), as: RedditCommentPage.self) }
             return await ScreenAnswer.of { () throws(LoadFailure) in try await client.load(endpoint, options: options) }
         }
     }
@@ -84,9 +96,10 @@ struct RedditBrowsing: Sendable {
         let client = client
         return {
             guard let client else { return ScreenAnswer([Visit?](repeating: nil, count: posts.count)) }
-            let endpoints = posts.compactMap(Self.comments(of:))
-            guard endpoints.count == posts.count else { return ScreenAnswer([Visit?](repeating: nil, count: posts.count)) }
-            return ScreenAnswer(await client.lastVisits(to: endpoints))
+            // A post whose id Reddit's endpoint refuses was never opened here.
+            let endpoints = posts.map { try? Self.comments(of: $0) }
+            var visits = await client.lastVisits(to: endpoints.compactMap { $0 }).makeIterator()
+            return ScreenAnswer(endpoints.map { $0 == nil ? nil : visits.next() ?? nil })
         }
     }
 
@@ -95,7 +108,7 @@ struct RedditBrowsing: Sendable {
     func recordVisit(to post: String, comments: Int?) -> @Sendable () async -> ScreenAnswer {
         let client = client
         return {
-            guard let client, let endpoint = Self.comments(of: post) else { return ScreenAnswer(Visit?.none) }
+            guard let client, let endpoint = try? Self.comments(of: post) else { return ScreenAnswer(Visit?.none) }
             return ScreenAnswer(await client.recordVisit(to: endpoint, itemCount: comments))
         }
     }

@@ -103,6 +103,9 @@ import TestSupport
         let (offline, noted) = try await terminal.waitForScreen { Self.bottom($0).hasSuffix("offline · T1004") }
         #expect(noted, "\(offline)")
         #expect(Self.lines(offline)[0].hasPrefix("SCORE  COMMENTS"), "\(offline)")
+        // The copy's age grows on screen with no key pressed.
+        let (older, aged) = try await terminal.waitForScreen { Self.bottom($0).hasSuffix("offline · T1004") && Self.bottom($0) != Self.bottom(offline) }
+        #expect(aged, "\(older)")
         // A prefetched post opens from the cache, while offline.
         try await terminal.press("Enter")
         let (post, opened) = try await terminal.waitForScreen { screen in

@@ -247,4 +247,17 @@ import ReaderTerminal
             """)
         #expect((0..<200).allSatisfy { view[x: $0, y: 1].style.reverse })
     }
+
+    @Test func aPostOrPageTheEndpointRefusesIsAFailureToShowNotALoadThatNeverEnds() async {
+        let comments = await RedditBrowsing().comments(of: "L024")(LoadOptions())
+        guard case .failed(let failure)? = comments.report, case .failed(let same)? = comments.payload as? LoadResult<RedditCommentPage> else {
+            Issue.record("no failure: \(comments)"); return
+        }
+        #expect(failure.code == "R1001")
+        #expect(failure.message.contains("L024"))
+        #expect(same == failure)
+        let page = await RedditBrowsing().posts(of: .subreddit("python"), sort: .hot, after: "not a fullname")(LoadOptions())
+        guard case .failed(let refused)? = page.report else { Issue.record("no failure: \(page)"); return }
+        #expect(refused.code == "R1001")
+    }
 }
