@@ -4,8 +4,9 @@ import ReaderTerminal
 
 // `reader browse` measured in the process (``BrowseMeasurements``), for bench/run: a screen at
 // 80×24 holding synthetic data, `↓` pressed to the end and `↑` back to the top, each key's time to
-// its finished frame, bytes written and cells changed, as JSON. Or the synthetic thread's page
-// itself, for the bench server to serve (`--comments-file`).
+// its finished frame, bytes written and cells changed, as JSON; three walks, each on a browser of
+// its own, so that a key slowed by the machine's neighbours in one can be told from a slow frame.
+// Or the synthetic thread's page itself, for the bench server to serve (`--comments-file`).
 //
 //     ReaderBrowseBench list [--posts N]           a post list of N posts (1000)
 //     ReaderBrowseBench thread [--comments N]      a post with N comments (5000)
@@ -40,10 +41,11 @@ do {
         } else {
             subject = .thread(try BrowseMeasurements.syntheticThread(comments: count))
         }
-        let scroll = try BrowseMeasurements.scroll(subject, size: size, colour: true)
+        let walks = try (0..<3).map { _ in try BrowseMeasurements.scroll(subject, size: size, colour: true) }
+        let scroll = walks[0]
         let result: [String: Any] = [
             "subject": mode, "count": count, "columns": size.columns, "rows": size.rows, "colour": true,
-            "answer_ns": scroll.answerNanoseconds, "downs": scroll.downs, "key_ns": scroll.keyNanoseconds,
+            "answer_ns": walks.map(\.answerNanoseconds), "downs": scroll.downs, "key_ns": walks.map(\.keyNanoseconds),
             "bytes": scroll.bytes, "changed_cells": scroll.changedCells, "first_screen": scroll.firstScreen,
         ]
         FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]))
