@@ -107,6 +107,12 @@ let package = Package(
             ],
             path: "bench/Server"
         ),
+        // `reader browse` measured in the process: a key to its finished frame, bytes per frame.
+        .executableTarget(
+            name: "ReaderBrowseBench",
+            dependencies: ["ReaderCLI", "ReaderTerminal"],
+            path: "bench/Browse"
+        ),
         // The README's library example, exactly as printed there: built, and run by the tests.
         .executableTarget(name: "films-example", dependencies: ["ReaderKit"], path: "Examples/Films"),
         // A third service, outside ReaderKit: built on its public API alone (Examples/OpenLibrary/README.md).

@@ -5,18 +5,20 @@ import TestSupport
 // The benchmarks' server: the loopback server the tests use, holding the whole SWAPI data set
 // (every page and resource, real shape) and the recorded Reddit listings, with an optional delay
 // before each answer so that a bulk read shows what concurrency buys, and optionally a people
-// collection of N pages of about 1 MB each (``PaddedPeople``), for the memory benchmarks. It
-// prints its port, then serves until it is killed.
+// collection of N pages of about 1 MB each (``PaddedPeople``), for the memory benchmarks, and
+// optionally a file's JSON as every post's comment page (`/comments/ID.json`: the synthetic
+// thread of `ReaderBrowseBench thread-json`). It prints its port, then serves until it is killed.
 //
-//     ReaderBenchServer [--delay-ms N] [--people-pages N]
+//     ReaderBenchServer [--delay-ms N] [--people-pages N] [--comments-file PATH]
 
 /// The server's options, checked: a value that is no whole number in its range is refused with
 /// the usage, never trapped on.
 struct Options {
     var delayMilliseconds: Int64 = 0
     var peoplePages: Int?
+    var commentsFile: String?
 
-    static let usage = "usage: ReaderBenchServer [--delay-ms N (0…60000)] [--people-pages N (1…1000)]\n"
+    static let usage = "usage: ReaderBenchServer [--delay-ms N (0…60000)] [--people-pages N (1…1000)] [--comments-file PATH]\n"
 
     init?(_ arguments: [String]) {
         var rest = arguments[...]
@@ -30,6 +32,8 @@ struct Options {
             case "--people-pages":
                 guard let value = Int(text), (1...1_000).contains(value) else { return nil }
                 peoplePages = value
+            case "--comments-file":
+                commentsFile = text
             default:
                 return nil
             }
@@ -45,8 +49,12 @@ guard let options = Options(Array(CommandLine.arguments.dropFirst())) else {
 let dataSet = SWAPIDataSet()
 let people = options.peoplePages.map { PaddedPeople(pages: $0) }
 let delay = TimeAmount.milliseconds(options.delayMilliseconds)
+let commentPage = try options.commentsFile.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
 let server = try await TestServer { [delayMilliseconds = options.delayMilliseconds] request in
-    let reply = people?.reply(to: request) ?? dataSet.reply(to: request) ?? Fixtures.route(request)
+    var reply = people?.reply(to: request) ?? dataSet.reply(to: request) ?? Fixtures.route(request)
+    if let commentPage, request.path.hasPrefix("/comments/"), request.path.hasSuffix(".json") {
+        reply = .json(commentPage, headers: [("Cache-Control", "max-age=0, must-revalidate")])
+    }
     return delayMilliseconds > 0 ? .delayed(delay, reply) : reply
 }
 FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
