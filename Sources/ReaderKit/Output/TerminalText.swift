@@ -169,6 +169,7 @@ public enum TerminalText {
     /// Whether a scalar may reach the terminal as it is.
     static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
+        case 0x20...0x7E: return true                                // printable ASCII, the common case
         case 0x00...0x1F, 0x7F...0x9F: return false                  // C0 and C1 controls
         case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069: return false // zero-width, bidi marks and overrides
         case 0xFEFF, 0xFFF9...0xFFFB, 0x061C, 0x180E, 0x00AD: return false
@@ -225,6 +226,8 @@ public enum TerminalText {
 
     /// The number of cells one grapheme takes.
     public static func width(of character: Character) -> Int {
+        // Printable ASCII is most of what is measured, and one cell: no property lookups.
+        if let ascii = character.asciiValue, (0x20..<0x7F).contains(ascii) { return 1 }
         guard let first = character.unicodeScalars.first else { return 0 }
         if character.unicodeScalars.count > 1,
            character.unicodeScalars.contains(where: { $0.value == 0xFE0F || $0.properties.isEmojiPresentation }) {
