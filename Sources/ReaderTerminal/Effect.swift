@@ -9,6 +9,9 @@ public enum Effect<Message: Sendable>: Sendable {
     case cancel(id: String)
     /// `message` comes back after `delay` (a probe's backoff, a note that fades).
     case after(Duration, Message)
+    /// Stops the process as `Ctrl-z` does in a shell, the terminal given back; continued, the
+    /// screen is drawn again whole.
+    case suspend
     /// Ends the program; the runner returns `end`.
     case quit(ProgramEnd)
 }

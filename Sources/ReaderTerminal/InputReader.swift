@@ -9,7 +9,7 @@ import Foundation
 /// ``KeyDecoder``) and its new sizes as ``TerminalEvent``s.
 ///
 /// It waits with `poll` on the input and the session's wake pipe at once: a SIGWINCH wakes it to
-/// read the new size, ``stop()`` to end. Bytes kept waiting by the decoder (a lone Esc, maybe
+/// read the new size, a continue after a stop to ask for the whole screen, ``stop()`` to end. Bytes kept waiting by the decoder (a lone Esc, maybe
 /// the start of a sequence) are decided after ``escapeTimeout`` without more.
 public final class InputReader: @unchecked Sendable {
     /// How long a lone Esc waits for the rest of a sequence: a sequence's bytes come together,
@@ -78,6 +78,7 @@ public final class InputReader: @unchecked Sendable {
                 let signals = count > 0 ? buffer[0..<count] : []
                 if signals.contains(UInt8(ascii: "s")) { return }
                 if signals.contains(UInt8(ascii: "w")) { handler(.resize(session.size)) }
+                if signals.contains(UInt8(ascii: "c")) { handler(.redraw) }
             }
             if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let count = read(session.input, &buffer, buffer.count)

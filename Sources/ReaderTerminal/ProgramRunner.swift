@@ -34,6 +34,7 @@ public struct ProgramRunner<Program: Model> {
     /// What comes into the queue.
     private enum Incoming: Sendable {
         case event(ProgramEvent<Program.Message>)
+        case redraw
         case taskEnded(Int)
         case inputClosed
     }
@@ -50,6 +51,7 @@ public struct ProgramRunner<Program: Model> {
             switch event {
             case .key(let key): continuation.yield(.event(.key(key)))
             case .resize(let size): continuation.yield(.event(.resize(size)))
+            case .redraw: continuation.yield(.redraw)
             case .inputClosed: continuation.yield(.inputClosed)
             }
         }
@@ -84,6 +86,15 @@ public struct ProgramRunner<Program: Model> {
                 return (model, .inputClosed)
             case .taskEnded(let number):
                 work.ended(number)
+            case .redraw:
+                // The terminal came back cleared, perhaps at another size.
+                shown = nil
+                let newSize = session.size
+                if newSize != size {
+                    size = newSize
+                    if let end = perform(model.update(.resize(newSize)), work: &work, continuation: continuation) { return (model, end) }
+                }
+                draw()
             case .event(let event):
                 if case .resize(let newSize) = event { size = newSize }
                 if let end = perform(model.update(event), work: &work, continuation: continuation) { return (model, end) }
@@ -112,6 +123,8 @@ public struct ProgramRunner<Program: Model> {
                     if (try? await sleep(delay)) != nil, !Task.isCancelled { continuation.yield(.event(.message(message))) }
                     continuation.yield(.taskEnded(number))
                 }
+            case .suspend:
+                session.suspend()
             case .quit(let end):
                 return end
             }

@@ -10,24 +10,34 @@ import Synchronization
 /// handler is installed, and read by the handlers with async-signal-safe calls only (`write`,
 /// `tcsetattr`, `sigaction`, `raise`).
 ///
-/// - Ending signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT): the terminal is restored, the signal's
-///   previous action put back, and the signal raised again, so that the process ends by it as
-///   it would have (a shell shows 130, 143, 129), and a shell script around it stops as it should.
+/// - Ending signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, and the others whose default ends the
+///   process: SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ): the terminal is
+///   restored, the signal's previous action put back, and the signal raised again, so that the
+///   process ends by it as it would have (a shell shows 130, 143, 129), and a shell script around
+///   it stops as it should.
+/// - SIGTSTP (`Ctrl-z`, or `kill -TSTP`): the terminal is given back, the process stops; when it
+///   is continued (`fg`) the terminal is borrowed again and a byte `c` on the wake pipe asks for
+///   the whole screen to be drawn again.
 /// - Faults (a Swift trap is SIGILL or SIGTRAP; SIGSEGV, SIGBUS, SIGFPE, SIGABRT): the terminal is
 ///   restored and the previous action (the runtime's backtracer) put back before the fault
 ///   happens again, so that its report lands on the main screen.
 /// - `exit()` from anywhere: an `atexit` handler.
 /// - SIGWINCH writes one byte to the wake pipe the input reader polls.
 enum TerminalRestorer {
-    static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+                                         SIGXCPU, SIGXFSZ]
     static let faultSignals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT]
 
     /// The bytes that leave what ``TerminalSession`` entered: the default style, automatic wrap
     /// on, the cursor shown, the main screen.
     static let leaveSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+    /// The bytes that enter it: the alternate screen, the cursor hidden, automatic wrap off, the
+    /// default style, the screen cleared.
+    static let enterSequence: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J".utf8)
 
     // The handlers' state: raw storage, allocated once, before a handler can run.
     nonisolated(unsafe) private static let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    nonisolated(unsafe) private static let raw = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     nonisolated(unsafe) private static let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
     nonisolated(unsafe) private static var inputDescriptor: Int32 = -1
     nonisolated(unsafe) private static var outputDescriptor: Int32 = -1
@@ -43,36 +53,58 @@ enum TerminalRestorer {
     /// installs the handlers. Called once the terminal is entered; what was armed before is disarmed.
     /// - Parameter wake: the write end of the pipe a SIGWINCH is signalled on.
     /// - Returns: the number to disarm it with.
-    static func arm(attributes: termios, input: Int32, output: Int32, wake: Int32) -> Int {
+    static func arm(attributes: termios, raw rawAttributes: termios, input: Int32, output: Int32, wake: Int32) -> Int {
         disarm(generation)
         generation += 1
         saved.pointee = attributes
+        raw.pointee = rawAttributes
         inputDescriptor = input
         outputDescriptor = output
         wakeDescriptor = wake
         _ = leaveSequence.count
+        _ = enterSequence.count
         borrowed.store(true, ordering: .sequentiallyConsistent)
         if !exitHandlerRegistered.exchange(true, ordering: .sequentiallyConsistent) {
             atexit { TerminalRestorer.giveBack(drain: true) }
         }
         installedSignals = []
-        for signal in endingSignals + faultSignals + [SIGWINCH] {
+        for signal in endingSignals + faultSignals + [SIGWINCH, SIGTSTP] {
             var previous = sigaction()
             guard sigaction(signal, nil, &previous) == 0 else { continue }
-            // A signal that came ignored (`nohup`) stays ignored.
-            if endingSignals.contains(signal), isIgnored(previous) { continue }
+            // A signal that came ignored (`nohup`, a shell without job control) stays ignored.
+            if endingSignals.contains(signal) || signal == SIGTSTP, isIgnored(previous) { continue }
             previousActions[Int(signal)] = previous
-            var action = sigaction()
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = signal == SIGWINCH ? SA_RESTART : 0
-            #if canImport(Glibc)
-            if signal == SIGWINCH { action.__sigaction_handler.sa_handler = windowChanged } else { action.__sigaction_handler.sa_handler = ending }
-            #else
-            if signal == SIGWINCH { action.__sigaction_u.__sa_handler = windowChanged } else { action.__sigaction_u.__sa_handler = ending }
-            #endif
-            if sigaction(signal, &action, nil) == 0 { installedSignals.append(signal) }
+            let handler: @convention(c) (Int32) -> Void = switch signal {
+            case SIGWINCH: windowChanged
+            case SIGTSTP: suspend
+            default: ending
+            }
+            if install(handler, for: signal) { installedSignals.append(signal) }
         }
         return generation
+    }
+
+    /// Sets `handler` as the action of `signal` (restarting interrupted calls for SIGWINCH and
+    /// SIGTSTP, which go on afterwards); whether it was set.
+    static func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) -> Bool {
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = signal == SIGWINCH || signal == SIGTSTP ? SA_RESTART : 0
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = handler
+        #else
+        action.__sigaction_u.__sa_handler = handler
+        #endif
+        return sigaction(signal, &action, nil) == 0
+    }
+
+    /// Borrows the terminal again after a stop: the raw attributes, the enter sequence, and a
+    /// byte `c` asking for the whole screen. Async-signal-safe.
+    static func takeBack() {
+        guard !borrowed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        _ = tcsetattr(inputDescriptor, TCSANOW, raw)
+        enterSequence.withUnsafeBytes { writeWhole($0, to: outputDescriptor) }
+        wake(with: UInt8(ascii: "c"))
     }
 
     /// Restores the terminal if it is still borrowed under `armed`, and puts the signals'
@@ -110,6 +142,32 @@ private func ending(_ signal: Int32) {
     // A fault happens again when the handler returns, now to the previous action; an ending
     // signal, blocked while its handler runs, is delivered then.
     if !TerminalRestorer.faultSignals.contains(signal) { raise(signal) }
+}
+
+/// The handler of SIGTSTP: gives the terminal back and stops as the signal's default would;
+/// continued, takes the terminal back and asks for the whole screen.
+private func suspend(_ signal: Int32) {
+    let savedErrno = errno
+    TerminalRestorer.giveBack(drain: false)
+    // Stop by the default action: it is put in place, the signal (blocked while its handler
+    // runs) unblocked and raised; the process stops inside `raise` until SIGCONT.
+    var defaultAction = sigaction()
+    sigemptyset(&defaultAction.sa_mask)
+    #if canImport(Glibc)
+    defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+    #else
+    defaultAction.__sigaction_u.__sa_handler = SIG_DFL
+    #endif
+    sigaction(SIGTSTP, &defaultAction, nil)
+    var stop = sigset_t()
+    sigemptyset(&stop)
+    sigaddset(&stop, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &stop, nil)
+    raise(SIGTSTP)
+    // Continued (or never stopped: an orphaned process group discards the stop).
+    _ = TerminalRestorer.install(suspend, for: SIGTSTP)
+    TerminalRestorer.takeBack()
+    errno = savedErrno
 }
 
 /// The handler of SIGWINCH: one byte on the wake pipe; the input reader reads the new size.

@@ -54,7 +54,7 @@ public final class TerminalSession: @unchecked Sendable {
             characters[Int(VMIN)] = 1
             characters[Int(VTIME)] = 0
         }
-        armed = TerminalRestorer.arm(attributes: attributes, input: input, output: output, wake: wakeOutput)
+        armed = TerminalRestorer.arm(attributes: attributes, raw: raw, input: input, output: output, wake: wakeOutput)
         guard tcsetattr(input, TCSANOW, &raw) == 0 else {
             let failure = errno
             TerminalRestorer.disarm(armed)
@@ -63,7 +63,15 @@ public final class TerminalSession: @unchecked Sendable {
         }
         // The alternate screen, the cursor hidden, automatic wrap off: a character measured
         // narrower than the terminal draws it can never scroll the screen.
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J")
+        TerminalRestorer.enterSequence.withUnsafeBytes { writeWhole($0, to: output) }
+    }
+
+    /// Stops the process as `Ctrl-z` does in a shell: the terminal is given back first, and once
+    /// the process is continued it is borrowed again and the reader asks for the whole screen
+    /// (``TerminalEvent/redraw``). The signal goes to the process, not this thread, which may
+    /// block it (a thread of Swift's pool).
+    public func suspend() {
+        kill(getpid(), SIGTSTP)
     }
 
     deinit {

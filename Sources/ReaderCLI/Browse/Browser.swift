@@ -181,6 +181,8 @@ struct Browser: Model {
 
     private mutating func press(_ key: Key) -> [Effect<Message>] {
         if key == .control("c") { return [.quit(.interrupted)] }
+        // As a shell's job: stopped, the terminal given back; `fg` brings the screen back whole.
+        if key == .control("z") { return [.suspend] }
         note = nil
         if showingHelp {
             showingHelp = false
@@ -529,7 +531,8 @@ struct Browser: Model {
         ("Move", [KeyHelp("j ↓  k ↑", "down, up"), KeyHelp("g Home  G End", "first, last"),
                   KeyHelp("PgDn ^d  PgUp ^u", "a page down, up")]),
         ("Open and go back", [KeyHelp("Enter l →", "open"), KeyHelp("Esc h ←", "back"),
-                              KeyHelp("q", "back; quit from the first screen"), KeyHelp("^c", "quit")]),
+                              KeyHelp("q", "back; quit from the first screen"), KeyHelp("^c", "quit"),
+                              KeyHelp("^z", "suspend; fg comes back")]),
         ("Anywhere", [KeyHelp("r", "refresh from the network"), KeyHelp("s", "go to a subreddit or swapi"),
                       KeyHelp("/", "filter the list (Esc clears)"), KeyHelp("?", "this help; any key closes it")]),
     ]

@@ -21,7 +21,10 @@ final class TmuxTerminal: @unchecked Sendable {
 
     /// Starts `reader ARGUMENTS` with `reader`'s environment (and `TERM`, `screen` unless given)
     /// in a window of `columns` × `rows`.
-    static func start(_ reader: ReaderProcess, columns: Int, rows: Int, arguments: [String], term: String = "screen") async throws -> TmuxTerminal {
+    /// - Parameter jobControl: run it as a shell with job control runs a job: when it stops, its
+    ///   status goes to the file `stopped` and the modes then to `during`, and `fg` continues it.
+    static func start(_ reader: ReaderProcess, columns: Int, rows: Int, arguments: [String], term: String = "screen",
+                      jobControl: Bool = false) async throws -> TmuxTerminal {
         let terminal = TmuxTerminal(reader: reader)
         let folder = reader.folder
         var environment = reader.environment
@@ -33,10 +36,11 @@ final class TmuxTerminal: @unchecked Sendable {
             echo $$ > pid
             exec env -i \(assignments) \(command)
             """
+        let job = jobControl ? "set -m\nsh reader.sh\necho $? > stopped\nstty -g > during\nfg" : "sh reader.sh"
         let script = """
             cd \(Self.quoted(folder.path))
             stty -g > before
-            sh reader.sh
+            \(job)
             echo $? > status.tmp && mv status.tmp status
             stty -g > after
             exec sleep 3600

@@ -84,6 +84,41 @@ import TestSupport
         }
     }
 
+    @Test func ctrlZStopsItWithTheTerminalGivenBackAndFgBringsTheScreenBackWhole() async throws {
+        try await withTestServer(Self.listing) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"],
+                                                        jobControl: true)
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            try await terminal.press("C-z")
+            // Stopped as a job is (128 + SIGTSTP), the terminal as it was while it is.
+            #expect(try await terminal.waitForFile("stopped") == "148")
+            let (before, during) = (try await terminal.waitForFile("before"), try await terminal.waitForFile("during"))
+            #expect(before != nil && before == during)
+            // `fg`: the screen whole again, in raw mode (a key acts at once, unechoed).
+            try await terminal.press("j")
+            let (styled, moved) = try await terminal.waitForScreen(styled: true) { screen in
+                let lines = screen.split(separator: "\n")
+                return lines.count > 23 && Self.isReverse(lines[2]) && lines[23].hasPrefix(Self.bottomLine)
+            }
+            #expect(moved, "\(styled)")
+            #expect(try await terminal.pane("#{alternate_on} #{cursor_flag}") == "1 0")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+            try await expectGivenBack(terminal, rows: 24)
+        }
+    }
+
+    @Test func anyOtherEndingSignalGivesTheTerminalBackToo() async throws {
+        try await withTestServer(Self.listing) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            let pid = try #require(try await terminal.waitForFile("pid").flatMap { Int32($0) })
+            #expect(kill(pid, SIGUSR1) == 0)
+            #expect(try await terminal.waitForFile("status") == "\(128 + SIGUSR1)")
+            try await expectGivenBack(terminal, rows: 24)
+        }
+    }
+
     @Test func aResizeRedrawsAtTheNewSize() async throws {
         try await withTestServer(Self.listing) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
