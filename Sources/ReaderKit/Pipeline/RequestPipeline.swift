@@ -116,6 +116,15 @@ struct RequestPipeline: Sendable {
                                                window: service.rateLimitWindow) {
                 await rateLimits.remember(announced)
             }
+            // A 429 saying when to come back is the whole limit spent until then, announced or
+            // not: nothing else goes to that origin before (background work least of all).
+            if response.status == 429, let seconds = ResponseValidator.retryAfterSeconds(response.headers["Retry-After"], now: now()),
+               seconds > 0 {
+                let observed = now()
+                await rateLimits.remember(RateLimitState(origin: origin, service: service.name, remaining: 0,
+                                                         resetAt: observed.addingTimeInterval(min(seconds, service.rateLimitWindow.inSeconds)),
+                                                         observedAt: observed))
+            }
             logger.debug("response", metadata: ["request.url": "\(shownURL)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],

@@ -46,10 +46,28 @@ import TestSupport
             #expect(text.stderr.contains(answer.message), "\(text.stderr)")
             #expect(text.stdout.isEmpty)
 
-            let json = try await reader.run("posts", "somewhere", "--retries", "0", "--json")
+            // A reader of its own: after a 429 this one's cache keeps the server's Retry-After.
+            let json = try await ReaderProcess(server: server).run("posts", "somewhere", "--retries", "0", "--json")
             #expect(json.status == answer.exit)
             #expect(json.errorJSON?["code"] as? String == answer.code)
             #expect(json.errorJSON?["reason"] as? String == answer.reason)
+        }
+    }
+
+    @Test func afterA429SayingWhenToComeBackNothingIsSentBeforeThenNotEvenByTheNextRun() async throws {
+        try await withTestServer { _ in
+            .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "3600")],
+                     body: Fixtures.bytes("reddit/error_429_too_many_requests.html"))
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            let first = try await reader.run("posts", "python", "--retries", "0")
+            #expect(first.stderr.hasPrefix("error H429: "), "\(first.stderr)")
+            #expect(server.requests.count == 1)
+            // Another subreddit on the same origin, by another run: not sent.
+            let next = try await reader.run("posts", "rust", "--retries", "0")
+            #expect(next.stderr.hasPrefix("error R1003: "), "\(next.stderr)")
+            #expect(next.status == 75)
+            #expect(server.requests.count == 1)
         }
     }
 
