@@ -83,6 +83,8 @@ struct Browser: Model {
         var filter = ""
         /// Its work running, by the screen's ids.
         var running: Set<String> = []
+        /// Its loads in the foreground still to answer (a cache-first load's both passes).
+        var loading: Set<String> = []
     }
 
     /// Background work waiting for a free place.
@@ -200,7 +202,13 @@ struct Browser: Model {
             showingHelp = true
             return []
         case .character("r"):
-            // Offline, `r` is a probe now: it tries at once, and keeps waiting for the network.
+            // One refresh at a time: a held key would send a request a repeat. Offline, `r` is a
+            // probe now, which tries at once and keeps waiting for the network.
+            let top = stack[stack.count - 1]
+            if !top.loading.isEmpty, probing != top.number {
+                note = "loading already"
+                return []
+            }
             return refreshTop(probe: offline != nil && !offlineByChoice)
         case .character("s"):
             prompt = .target("")
@@ -327,6 +335,7 @@ struct Browser: Model {
                 result.append(.task(id: Self.taskID(screen, id)) { .answer(screen: screen, id: id, .other, await work()) })
             case .cancel(let id):
                 forgetProbe(Self.taskID(screen, id))
+                if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].loading.remove(id) }
                 queued.removeAll { $0.screen == screen && $0.id == id }
                 backgroundRunning.remove(Self.taskID(screen, id))
                 if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.remove(id) }
@@ -356,7 +365,7 @@ struct Browser: Model {
         case .cacheFirst where !byChoice && !probe:
             options.cacheMode = .offline
             forgetProbe(Self.taskID(screen, id))
-            mark(id, runningOn: screen)
+            mark(id, runningOn: screen, foreground: true)
             return [.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .cached(work), await work(options)) }]
         case .refresh where !byChoice:
             options.cacheMode = .refresh
@@ -371,12 +380,14 @@ struct Browser: Model {
         } else {
             forgetProbe(Self.taskID(screen, id))
         }
-        mark(id, runningOn: screen)
+        mark(id, runningOn: screen, foreground: true)
         return [.task(id: Self.taskID(screen, id)) { [options] in .answer(screen: screen, id: id, .foreground(probe: probe), await work(options)) }]
     }
 
-    private mutating func mark(_ id: String, runningOn screen: Int) {
-        if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.insert(id) }
+    private mutating func mark(_ id: String, runningOn screen: Int, foreground: Bool = false) {
+        guard let index = stack.firstIndex(where: { $0.number == screen }) else { return }
+        stack[index].running.insert(id)
+        if foreground { stack[index].loading.insert(id) }
     }
 
     /// Starts queued background loads while there is room.
@@ -411,6 +422,7 @@ struct Browser: Model {
     private mutating func receive(_ answer: ScreenAnswer, id: String, pass: Pass, screen: Int) -> [Effect<Message>] {
         guard let index = stack.firstIndex(where: { $0.number == screen }) else { return [] }
         stack[index].running.remove(id)
+        stack[index].loading.remove(id)
         var effects: [Effect<Message>] = []
         switch pass {
         case .background:

@@ -373,4 +373,14 @@ final class OptionsLog: @unchecked Sendable {
         _ = browser.update(.key(.character("?")))
         #expect(browser.view(size: Self.size).text.contains("  C1003 ×2: the cache cannot be written (/tmp/c.sqlite); carrying on without\n  storing"))
     }
+
+    @Test func rWhileTheScreenIsLoadingSendsNothingMore() {
+        var browser = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh)]))
+        #expect(Self.tasks(browser.update(.key(.character("r")))) == ["0:list"])
+        // Held down, the key repeats: one request, not one a repeat.
+        for _ in 0..<5 { #expect(browser.update(.key(.character("r"))).isEmpty) }
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("loading already"))
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata())))
+        #expect(Self.tasks(browser.update(.key(.character("r")))) == ["0:list"])
+    }
 }
