@@ -580,11 +580,16 @@ struct Browser: Model {
         return lines
     }
 
-    /// The help in one column, or two when one is too long and the terminal wide enough.
+    /// The help in one column, or two when one is too long and the terminal wide enough; when
+    /// it still does not fit, what failed in the background comes first (the keys are in the
+    /// README and `--help`, the failures nowhere else).
     private func drawHelp(into grid: inout Grid, in layout: ScreenLayout) {
         let half = layout.columns / 2
         let twoColumns = layout.columns >= 80 && helpLines(width: layout.columns).count > layout.rows
-        let lines = helpLines(width: twoColumns ? half - 1 : layout.columns)
+        var lines = helpLines(width: twoColumns ? half - 1 : layout.columns)
+        if lines.count > layout.rows * (twoColumns ? 2 : 1), let background = lines.firstIndex(where: { $0.0 == "Background" }) {
+            lines = Array(lines[background...] + lines[..<background])
+        }
         let room = layout.rows * (twoColumns ? 2 : 1)
         for (index, (text, style)) in lines.prefix(room).enumerated() {
             let (column, row) = twoColumns && index >= layout.rows ? (1, index - layout.rows) : (0, index)
@@ -615,6 +620,17 @@ struct Browser: Model {
             return
         }
         let top = stack[stack.count - 1]
+        // A note wider than the terminal (a whole URL for `o`) takes the rows above it, so that
+        // it can be read and copied whole.
+        if let note, TerminalText.width(note) > width {
+            let lines = TerminalText.wrap(note, toWidth: width, breakingLongWords: true).suffix(max(1, grid.size.rows / 2))
+            for (offset, line) in lines.enumerated() {
+                let row = y - lines.count + 1 + offset
+                grid.draw(String(repeating: " ", count: width), x: 0, y: row)
+                grid.draw(line, x: 0, y: row)
+            }
+            return
+        }
         var forms = top.screen.place
         if !top.filter.isEmpty, let first = forms.first { forms.insert("\(first) · /\(top.filter)", at: 0) }
         let shortestLeft = forms.last.map { TerminalText.width($0) } ?? 0

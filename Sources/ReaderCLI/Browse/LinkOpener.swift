@@ -1,4 +1,5 @@
 import Foundation
+import ReaderKit
 
 /// Runs `$BROWSER URL` for `o` in `reader browse`: detached, so that it outlives nothing and
 /// waits for nothing; its input, output and errors go to /dev/null, so that it never draws on
@@ -11,7 +12,12 @@ enum LinkOpener {
         guard let command else { return "BROWSER is not set: \(url)" }
         // `sh` starts the browser in the background and ends at once; the browser is then
         // init's child, and nothing here waits for it.
-        let script = "exec </dev/null >/dev/null 2>&1; $BROWSER_COMMAND \"$1\" &"
+        // The command's words (no globbing), then the link as one more argument; 127 when the
+        // command is not found, before anything is started in the background.
+        let script = """
+            set -f; set -- $BROWSER_COMMAND "$1"; command -v -- "$1" >/dev/null 2>&1 || exit 127
+            exec </dev/null >/dev/null 2>&1; "$@" &
+            """
         var environment = ProcessInfo.processInfo.environment
         environment["BROWSER_COMMAND"] = command
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
@@ -29,6 +35,10 @@ enum LinkOpener {
         guard started == 0 else { return "BROWSER could not be started (errno \(started))" }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        if status & 0x7F == 0, (status >> 8) & 0xFF == 127 {
+            return "BROWSER cannot be run: \(TerminalText.sanitise(command, maxLength: 200)) is not a command found on PATH"
+        }
         return nil
     }
 

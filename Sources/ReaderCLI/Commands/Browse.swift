@@ -32,6 +32,9 @@ extension Reader {
         @OptionGroup var options: GlobalOptions
 
         package func validate() throws {
+            if options.output.json {
+                throw ValidationError("browse draws on the terminal and writes no JSON; 'reader posts --json' and the other commands do")
+            }
             do { _ = try Self.program(for: target, settings: nil) } catch { throw ValidationError(CLIWording.message(of: error)) }
         }
 

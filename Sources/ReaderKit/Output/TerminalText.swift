@@ -173,6 +173,7 @@ public enum TerminalText {
         case 0x00...0x1F, 0x7F...0x9F: return false                  // C0 and C1 controls
         case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069: return false // zero-width, bidi marks and overrides
         case 0xFEFF, 0xFFF9...0xFFFB, 0x061C, 0x180E, 0x00AD: return false
+        case 0x115F, 0x1160, 0x3164, 0xFFA0: return false              // Hangul fillers: blank, yet counted
         case 0xE0000...0xE007F: return false                          // tag characters
         default:
             switch scalar.properties.generalCategory {

@@ -383,4 +383,23 @@ final class OptionsLog: @unchecked Sendable {
         _ = browser.update(Self.answer("list", .loaded(Self.metadata())))
         #expect(Self.tasks(browser.update(.key(.character("r")))) == ["0:list"])
     }
+
+    @Test func aNoteWiderThanTheTerminalIsShownWholeOnTheRowsAboveTheBottomLine() {
+        let url = "https://example.com/" + String(repeating: "abcdefghij", count: 6) + "/end"
+        var screen = RecordingScreen()
+        screen.onKey = [.open(url: url)]
+        var browser = Self.browser(screen)
+        _ = browser.update(.key(.character("o")))
+        let view = browser.view(size: TerminalSize(columns: 40, rows: 10))
+        #expect(view.text(ofRow: 7) == "https://example.com/abcdefghijabcdefghij")
+        #expect(view.text(ofRow: 8) == "abcdefghijabcdefghijabcdefghijabcdefghij")
+        #expect(view.text(ofRow: 9) == "/end")
+        #expect(view.text(ofRow: 0) == "content of r/python")
+    }
+
+    @Test func aBrowserThatCannotRunSaysSo() {
+        #expect(LinkOpener.open("https://example.com/", with: "no-such-browser-\(UInt32.random(in: 0...UInt32.max))")?
+            .hasPrefix("BROWSER cannot be run: no-such-browser-") == true)
+        #expect(LinkOpener.open("https://example.com/", with: "true") == nil)
+    }
 }

@@ -110,7 +110,7 @@ struct PostListScreen: BrowseScreen {
             guard let post = selectedPost else { return [] }
             return [.open(url: post.url ?? "https://www.reddit.com" + post.permalink)]
         case .character("S"):
-            let sorts = Reddit.Sort.allCases
+            let sorts = listing.sorts
             sort = sorts[((sorts.firstIndex(of: sort) ?? 0) + 1) % sorts.count]
             posts = []
             visible = []

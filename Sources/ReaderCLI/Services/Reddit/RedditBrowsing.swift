@@ -28,6 +28,12 @@ struct RedditBrowsing: Sendable {
             return .hot
         }
 
+        /// The sorts `S` cycles through, from the first: a user's posts have no `rising`.
+        var sorts: [Reddit.Sort] {
+            if case .user = self { return Reddit.Sort.allCases.filter { $0 != .rising } }
+            return Reddit.Sort.allCases
+        }
+
         /// `r/python`, `u/spez`, `front page`.
         var title: String {
             switch self {

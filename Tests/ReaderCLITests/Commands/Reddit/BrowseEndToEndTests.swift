@@ -160,6 +160,10 @@ import TestSupport
         #expect(piped.stderr.contains("browse needs a terminal"), "\(piped.stderr)")
         #expect(piped.stderr.contains("'reader posts' is for scripts"), "\(piped.stderr)")
         #expect(piped.stdout.isEmpty)
+        // Nothing for a script there: --json is refused before anything else.
+        let json = try await ReaderProcess().run("browse", "--json", "python")
+        #expect(json.status == 64)
+        #expect(json.stderr.contains("browse draws on the terminal and writes no JSON"), "\(json.stderr)")
 
         let dumb = try await TmuxTerminal.start(ReaderProcess(), columns: 80, rows: 24, arguments: ["browse", "python"], term: "dumb")
         #expect(try await dumb.waitForFile("status") == "64")

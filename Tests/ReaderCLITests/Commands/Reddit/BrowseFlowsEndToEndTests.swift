@@ -141,11 +141,13 @@ import TestSupport
 
     @Test func aPrefetchedPostOpensWithNoRequestFoldsAndJumpsAndQGoesBack() async throws {
         try await withTestServer(Self.handler(comments: true)) { server in
-            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            let reader = ReaderProcess(server: server)
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.python).ok)
             let first = "/comments/6302cj.json"
+            // Prefetched: in the cache (asked, and the answer stored), which --offline reads.
             let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-            while !server.requests.contains(where: { $0.path == first }), ContinuousClock.now < deadline {
+            while try await reader.run("comments", "6302cj", "--offline").status != 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await terminal.press("Enter")

@@ -260,4 +260,14 @@ import ReaderTerminal
         guard case .failed(let refused)? = page.report else { Issue.record("no failure: \(page)"); return }
         #expect(refused.code == "R1001")
     }
+
+    @Test func aUsersPostsCycleTheSortsAUserHas() {
+        var screen = PostListScreen(.user("spez"), reddit: RedditBrowsing())
+        var sorts = [screen.sort]
+        for _ in 0..<4 {
+            _ = screen.handle(.key(.character("S")), in: Self.layout())
+            sorts.append(screen.sort)
+        }
+        #expect(sorts == [.new, .top, .controversial, .hot, .new])
+    }
 }
