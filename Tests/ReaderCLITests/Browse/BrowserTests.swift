@@ -398,7 +398,7 @@ final class OptionsLog: @unchecked Sendable {
     }
 
     @Test func aBrowserThatCannotRunSaysSo() {
-        #expect(LinkOpener.open("https://example.com/", with: "no-such-browser-\(UInt32.random(in: 0...UInt32.max))")?
+        #expect(LinkOpener.open("https://example.com/", with: "no-such-browser-for-reader-tests")?
             .hasPrefix("BROWSER cannot be run: no-such-browser-") == true)
         #expect(LinkOpener.open("https://example.com/", with: "true") == nil)
     }
