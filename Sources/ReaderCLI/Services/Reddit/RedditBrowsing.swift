@@ -53,9 +53,14 @@ struct RedditBrowsing: Sendable {
         }
     }
 
-    /// A post's comments as plain `reader comments ID` asks for them.
+    /// A post's comments as plain `reader comments ID` asks for them. `post` is an id a listing
+    /// gave, taken as an id only: what `reader comments` would read as a URL or a fullname is
+    /// refused, so that a listing cannot point a post at another one.
     static func comments(of post: String) throws(ReaderError) -> Endpoint<RedditCommentPage> {
-        try Reddit.comments(post: post, sort: .best, depth: nil, limit: nil)
+        guard !post.contains("/"), !post.lowercased().hasPrefix("t3_") else {
+            throw .invalidArgument("\"\(TerminalText.sanitise(post, maxLength: 80))\" is not a post id")
+        }
+        return try Reddit.comments(post: post, sort: .best, depth: nil, limit: nil)
     }
 
     /// The answer of a load that could not be asked for: the failure, shown as any other.

@@ -256,6 +256,12 @@ import ReaderTerminal
         #expect(failure.code == "R1001")
         #expect(failure.message.contains("L024"))
         #expect(same == failure)
+        // An id that `reader comments` would read as a URL is not taken to mean another post.
+        for disguised in ["x/comments/abc", "abc\u{1B}]0;x/comments/def\u{07}", "t3_abc"] {
+            let answer = await RedditBrowsing().comments(of: disguised)(LoadOptions())
+            guard case .failed(let refused)? = answer.report else { Issue.record("\(disguised) taken: \(answer)"); continue }
+            #expect(refused.code == "R1001")
+        }
         let page = await RedditBrowsing().posts(of: .subreddit("python"), sort: .hot, after: "not a fullname")(LoadOptions())
         guard case .failed(let refused)? = page.report else { Issue.record("no failure: \(page)"); return }
         #expect(refused.code == "R1001")
