@@ -203,4 +203,27 @@ import TestSupport
             #expect(try await terminal.waitForFile("status") == "0")
         }
     }
+
+    @Test func afterASyncOfflineBrowsingOfAListAndAPostSendsNoRequest() async throws {
+        // Every copy stale at once: only --offline keeps the screens from asking again.
+        let stale: TestServer.Handler = { request in
+            guard case .respond(let status, let headers, let body) = Self.handler(comments: true)(request) else { return .close }
+            return .respond(status: status, headers: headers + [("Cache-Control", "max-age=0")], body: body)
+        }
+        try await withTestServer(stale) { server in
+            let reader = ReaderProcess(server: server)
+            let sync = try await reader.run("sync", "reddit", "python")
+            #expect(sync.status == 0, "\(sync.stderr)")
+            let synced = server.requests.count
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "--offline", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.python).ok)
+            try await terminal.press("Enter")
+            let (post, opened) = try await terminal.waitForScreen { $0.hasPrefix("A python terminal viewer for browsing reddit") && $0.contains("u/davoclavo") }
+            #expect(opened, "\(post)")
+            try await terminal.press("q", "G")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+            #expect(server.requests.count == synced, "\(server.requests.dropFirst(synced).map(\.target))")
+        }
+    }
 }
