@@ -80,6 +80,13 @@ public struct Grid: Hashable, Sendable {
         cells = Array(repeating: .blank(style), count: cells.count)
     }
 
+    /// Fills row `y` with spaces in `style`: what is drawn over part of a row leaves nothing of
+    /// what was there.
+    public mutating func clear(row y: Int, style: CellStyle = .plain) {
+        guard y >= 0, y < size.rows else { return }
+        for x in 0..<size.columns { cells[y * size.columns + x] = .blank(style) }
+    }
+
     /// Row `y` as text, its trailing spaces left out: what a test compares.
     public func text(ofRow y: Int) -> String {
         var line = ""

@@ -18,15 +18,16 @@ import Synchronization
 /// - SIGTSTP (`Ctrl-z`, or `kill -TSTP`): the terminal is given back, the process stops; when it
 ///   is continued (`fg`) the terminal is borrowed again and a byte `c` on the wake pipe asks for
 ///   the whole screen to be drawn again.
-/// - Faults (a Swift trap is SIGILL or SIGTRAP; SIGSEGV, SIGBUS, SIGFPE, SIGABRT): the terminal is
-///   restored and the previous action (the runtime's backtracer) put back before the fault
-///   happens again, so that its report lands on the main screen.
+/// - Faults (a Swift trap is SIGILL or SIGTRAP; SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGSYS): the
+///   terminal is restored and the previous action (the runtime's backtracer) put back, and the
+///   signal raised again, so that its report lands on the main screen and the process ends, a
+///   fault or a `kill` alike.
 /// - `exit()` from anywhere: an `atexit` handler.
 /// - SIGWINCH writes one byte to the wake pipe the input reader polls.
 enum TerminalRestorer {
     static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-                                         SIGXCPU, SIGXFSZ]
-    static let faultSignals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT]
+                                         SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT]
+    static let faultSignals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGSYS]
 
     /// The bytes that leave what ``TerminalSession`` entered: the default style, automatic wrap
     /// on, the cursor shown, the main screen.
@@ -139,9 +140,10 @@ enum TerminalRestorer {
 private func ending(_ signal: Int32) {
     TerminalRestorer.giveBack(drain: false)
     TerminalRestorer.putBackPreviousAction(of: signal)
-    // A fault happens again when the handler returns, now to the previous action; an ending
-    // signal, blocked while its handler runs, is delivered then.
-    if !TerminalRestorer.faultSignals.contains(signal) { raise(signal) }
+    // Blocked while its handler runs, the signal raised again is delivered when it returns, now
+    // to the previous action: an ending signal ends the process, and a fault reaches the
+    // backtracer (one sent by `kill`, which no instruction repeats, as well).
+    raise(signal)
 }
 
 /// The handler of SIGTSTP: gives the terminal back and stops as the signal's default would;

@@ -25,6 +25,8 @@ struct Browser: Model {
     /// How often time passes on screen: the ages on it are never more than this old, and what the
     /// client noticed is asked for this often.
     static let tickInterval: Duration = .seconds(1)
+    /// How long a passing note stays on the bottom line, in seconds.
+    static let passingNoteLength: TimeInterval = 4
     /// The longest text typed at a prompt.
     static let longestPromptText = 200
 
@@ -118,6 +120,9 @@ struct Browser: Model {
     private var askingForNotices = false
     /// A note on the bottom line until the next key.
     private(set) var note: String?
+    /// When a passing note goes by itself (`loading already`, what the client noticed): it
+    /// must not hide for long what the data on screen is. A note to read (a URL) waits for a key.
+    private var noteGoesAt: Date?
     private var queued: [Queued] = []
     /// Background loads running: "screen:id".
     private var backgroundRunning: Set<String> = []
@@ -152,6 +157,10 @@ struct Browser: Model {
             return toTop(.resized)
         case .tick(let now):
             self.now = now
+            if let goes = noteGoesAt, now >= goes {
+                note = nil
+                noteGoesAt = nil
+            }
             var effects = toTop(.tick)
             if !askingForNotices {
                 askingForNotices = true
@@ -160,7 +169,7 @@ struct Browser: Model {
             }
             return effects
         case .message(.opened(let failure)):
-            if let failure { note = failure }
+            if let failure { show(failure) }
             return []
         case .message(.notices(let posted)):
             askingForNotices = false
@@ -169,7 +178,7 @@ struct Browser: Model {
                 let code = notice.code.description
                 let counted = notices[code]?.count ?? 0
                 notices[code] = (counted + 1, CLIWording.message(of: notice))
-                if counted == 0 { note = "\(CLIWording.message(of: notice)) · \(code)" }
+                if counted == 0 { say("\(CLIWording.message(of: notice)) · \(code)") }
             }
             return []
         case .message(.probeAgain):
@@ -206,7 +215,12 @@ struct Browser: Model {
             // probe now, which tries at once and keeps waiting for the network.
             let top = stack[stack.count - 1]
             if !top.loading.isEmpty, probing != top.number {
-                note = "loading already"
+                say("loading already")
+                return []
+            }
+            // Offline with a probe already waiting for the network: another would only cancel it.
+            if probing == top.number {
+                say("offline; trying again every few seconds")
                 return []
             }
             return refreshTop(probe: offline != nil && !offlineByChoice)
@@ -242,7 +256,7 @@ struct Browser: Model {
                 let screen = try environment.resolve(target)
                 return push(screen)
             } catch {
-                note = "\(CLIWording.message(of: error)) · \(error.code)"
+                show("\(CLIWording.message(of: error)) · \(error.code)")
                 return []
             }
         case .backspace:
@@ -346,7 +360,7 @@ struct Browser: Model {
             case .open(let url):
                 result += open(url)
             case .say(let text):
-                note = text
+                show(text)
             }
         }
         return result
@@ -408,11 +422,11 @@ struct Browser: Model {
 
     private mutating func open(_ url: String) -> [Effect<Message>] {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            note = "not a web link: \(url)"
+            show("not a web link: \(url)")
             return []
         }
         guard environment.browserCommand != nil else {
-            note = url
+            show(url)
             return []
         }
         let openURL = environment.openURL
@@ -478,6 +492,18 @@ struct Browser: Model {
             break
         }
         return []
+    }
+
+    /// Shows `text` on the bottom line until a key: a note to read.
+    private mutating func show(_ text: String) {
+        note = text
+        noteGoesAt = nil
+    }
+
+    /// Shows `text` on the bottom line for ``passingNoteLength``, or until a key.
+    private mutating func say(_ text: String) {
+        note = text
+        noteGoesAt = now.addingTimeInterval(Self.passingNoteLength)
     }
 
     /// - Parameter afterProbe: whether a probe just ended so: the next one waits a little.
@@ -626,7 +652,7 @@ struct Browser: Model {
             let lines = TerminalText.wrap(note, toWidth: width, breakingLongWords: true).suffix(max(1, grid.size.rows / 2))
             for (offset, line) in lines.enumerated() {
                 let row = y - lines.count + 1 + offset
-                grid.draw(String(repeating: " ", count: width), x: 0, y: row)
+                grid.clear(row: row)
                 grid.draw(line, x: 0, y: row)
             }
             return

@@ -17,6 +17,8 @@ struct RecordingScreen: BrowseScreen {
     /// What a key asks for.
     var onKey: [ScreenEffect] = []
     private(set) var events: [String] = []
+    /// Whether every row is filled (with `#`), for what is drawn over the screen.
+    var fills = false
 
     var place: [String] { ["\(name) · hot · 3 posts", name] }
 
@@ -38,6 +40,7 @@ struct RecordingScreen: BrowseScreen {
     }
 
     func draw(into grid: inout Grid, in layout: ScreenLayout) {
+        if fills { for row in 0..<layout.rows { grid.draw(String(repeating: "#", count: layout.columns), x: 0, y: row) } }
         grid.draw("content of \(name)", x: 0, y: 0)
     }
 }
@@ -180,13 +183,19 @@ final class OptionsLog: @unchecked Sendable {
         #expect(browser.update(Self.answer("more", .failed(Self.unreachable()))).isEmpty)
         #expect(Self.tasks(browser.update(.message(.probeAgain))) == ["0:list"])
         #expect(browser.probing == 0)
-        // `r` replaces the probe's load with a probe of its own, never a plain load that ends it.
+        // `r` while a probe waits for the network leaves it be (another would only cancel it);
+        // while the next probe pauses, `r` is that probe, at once, never a plain load.
         let log = OptionsLog()
-        var offline = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh, log: log)]))
-        _ = offline.update(Self.answer("list", .failed(Self.unreachable())))
+        var offline = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh, log: log, report: .failed(Self.unreachable("T1000")))]))
+        let probing = offline.update(Self.answer("list", .failed(Self.unreachable())))
+        #expect(offline.update(.key(.character("r"))).isEmpty)
+        #expect(offline.view(size: Self.size).text(ofRow: 23).hasSuffix("offline; trying again every few seconds"))
+        _ = await Self.run(probing, on: &offline)
+        #expect(offline.probing == nil)
         let pressed = offline.update(.key(.character("r")))
+        #expect(Self.tasks(pressed) == ["0:list"])
         _ = await Self.run(pressed, on: &offline)
-        #expect(log.all.map(\.waitForConnectivity) == [true])
+        #expect(log.all.map(\.waitForConnectivity) == [true, true])
     }
 
     @Test func underOfflineByChoiceNothingIsProbed() {
@@ -401,5 +410,35 @@ final class OptionsLog: @unchecked Sendable {
         #expect(LinkOpener.open("https://example.com/", with: "no-such-browser-for-reader-tests")?
             .hasPrefix("BROWSER cannot be run: no-such-browser-") == true)
         #expect(LinkOpener.open("https://example.com/", with: "true") == nil)
+    }
+
+    @Test func aPassingNoteGoesByItselfANoteToReadWaitsForAKey() {
+        var browser = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh)]))
+        _ = browser.update(.key(.character("r")))
+        _ = browser.update(.key(.character("r")))
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("loading already"))
+        _ = browser.update(.tick(Self.now.addingTimeInterval(3)))
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("loading already"))
+        _ = browser.update(.tick(Self.now.addingTimeInterval(4)))
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
+        // A link to read stays.
+        var screen = RecordingScreen()
+        screen.onKey = [.open(url: "https://example.com/x")]
+        var linked = Self.browser(screen)
+        _ = linked.update(.key(.character("o")))
+        _ = linked.update(.tick(Self.now.addingTimeInterval(60)))
+        #expect(linked.view(size: Self.size).text(ofRow: 23).hasSuffix("https://example.com/x"))
+    }
+
+    @Test func aNoteOverTheScreenLeavesNothingOfWhatWasUnderIt() {
+        var screen = RecordingScreen(fills: true)
+        screen.onKey = [.say(String(repeating: "word ", count: 12) + "end")]
+        var browser = Self.browser(screen, size: TerminalSize(columns: 40, rows: 10))
+        _ = browser.update(.key(.character("o")))
+        let view = browser.view(size: TerminalSize(columns: 40, rows: 10))
+        #expect(view.text(ofRow: 7) == String(repeating: "#", count: 40))
+        // 39 cells of note, and not the screen's last cell beside them.
+        #expect(view.text(ofRow: 8) == "word word word word word word word word")
+        #expect(view.text(ofRow: 9) == "word word word word end")
     }
 }

@@ -119,6 +119,20 @@ import TestSupport
         }
     }
 
+    @Test func aFaultSentByKillEndsItTooTheTerminalGivenBack() async throws {
+        try await withTestServer(Self.listing) { server in
+            var reader = ReaderProcess(server: server)
+            // No backtrace to wait for: the fault's own ending is what is tested.
+            reader.environment["SWIFT_BACKTRACE"] = "enable=no"
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            let pid = try #require(try await terminal.waitForFile("pid").flatMap { Int32($0) })
+            #expect(kill(pid, SIGSEGV) == 0)
+            #expect(try await terminal.waitForFile("status") == "\(128 + SIGSEGV)")
+            try await expectGivenBack(terminal, rows: 24)
+        }
+    }
+
     @Test func aResizeRedrawsAtTheNewSize() async throws {
         try await withTestServer(Self.listing) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
