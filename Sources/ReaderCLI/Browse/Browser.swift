@@ -638,9 +638,14 @@ struct Browser: Model {
             case .filter(let text): ("/", text)
             }
             let room = max(1, width - TerminalText.width(label) - 1)
-            // The end of the text stays in view as it grows.
-            var shown = text
-            while TerminalText.width(shown) > room { shown.removeFirst() }
+            // The end of the text stays in view as it grows: the characters that fit, counted
+            // from the end once (a paste of hundreds must not cost hundreds of measures a key).
+            var counted = 0
+            let kept = text.reversed().prefix { character in
+                counted += TerminalText.width(of: character)
+                return counted <= room
+            }
+            let shown = String(kept.reversed())
             let used = grid.draw(label + shown, x: 0, y: y)
             grid.setStyle(CellStyle(reverse: true), x: min(used, width - 1), y: y, width: 1)
             return
@@ -649,7 +654,15 @@ struct Browser: Model {
         // A note wider than the terminal (a whole URL for `o`) takes the rows above it, so that
         // it can be read and copied whole.
         if let note, TerminalText.width(note) > width {
-            let lines = TerminalText.wrap(note, toWidth: width, breakingLongWords: true).suffix(max(1, grid.size.rows / 2))
+            // Its start, on at most half the screen; cut, it ends in `…` (a link's start is what
+            // says where it goes).
+            var lines = Array(TerminalText.wrap(note, toWidth: width, breakingLongWords: true))
+            let most = max(1, grid.size.rows / 2)
+            if lines.count > most {
+                lines = Array(lines.prefix(most))
+                lines[most - 1] = TerminalText.truncate(lines[most - 1] + "…", toWidth: width)
+                if !lines[most - 1].hasSuffix("…") { lines[most - 1] = String(lines[most - 1].dropLast()) + "…" }
+            }
             for (offset, line) in lines.enumerated() {
                 let row = y - lines.count + 1 + offset
                 grid.clear(row: row)

@@ -441,4 +441,25 @@ final class OptionsLog: @unchecked Sendable {
         #expect(view.text(ofRow: 8) == "word word word word word word word word")
         #expect(view.text(ofRow: 9) == "word word word word end")
     }
+
+    @Test func aLinkLongerThanHalfTheScreenShowsItsStartAndSaysItIsCut() {
+        var screen = RecordingScreen()
+        screen.onKey = [.open(url: "https://example.com/" + String(repeating: "a", count: 300) + "/END")]
+        var browser = Self.browser(screen, size: TerminalSize(columns: 40, rows: 10))
+        _ = browser.update(.key(.character("o")))
+        let view = browser.view(size: TerminalSize(columns: 40, rows: 10))
+        // Half the screen, from the link's start.
+        #expect(view.text(ofRow: 4).isEmpty)
+        #expect(view.text(ofRow: 5) == "https://example.com/aaaaaaaaaaaaaaaaaaaa")
+        #expect(view.text(ofRow: 9) == String(repeating: "a", count: 39) + "…")
+    }
+
+    @Test func aPromptShowsTheEndOfWhatWasTyped() {
+        var browser = Self.browser(size: TerminalSize(columns: 40, rows: 10))
+        _ = browser.update(.key(.character("s")))
+        for character in String(repeating: "漢", count: 30) + "xyz" { _ = browser.update(.key(.character(character))) }
+        // 6 cells after the label, and the cursor's last.
+        #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text(ofRow: 9)
+                == "go to (subreddit, r/a+b, swapi): 漢xyz")
+    }
 }
