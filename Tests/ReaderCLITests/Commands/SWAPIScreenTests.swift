@@ -340,4 +340,12 @@ import TestSupport
             }
         }
     }
+
+    @Test func pagesAtTheEndsReachTheLastAndTheFirstName() throws {
+        var screen = try Self.luke()
+        for _ in 0..<5 { _ = screen.handle(.key(.pageDown), in: Self.small) }
+        #expect(Self.reversed(screen, Self.small) == ["vehicles/30"])
+        for _ in 0..<5 { _ = screen.handle(.key(.pageUp), in: Self.small) }
+        #expect(Self.reversed(screen, Self.small) == ["Tatooine"])
+    }
 }

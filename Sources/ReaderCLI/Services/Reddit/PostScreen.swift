@@ -290,7 +290,15 @@ struct PostScreen: BrowseScreen {
     private mutating func scroll(to row: Int, in layout: ScreenLayout) {
         guard !anchors.isEmpty else { return }
         let height = max(1, layout.rows)
+        let previous = top
         top = max(0, min(row, maxTop(height)))
+        // At an end the view cannot move: the cursor goes to the last (first) comment in view,
+        // as a pager's does, so that what is on screen can be reached.
+        if top == previous, row != previous {
+            selected = row > previous ? max(0, anchors.partitioningIndex { $0.firstRow >= top + height } - 1) : 0
+            selectedID = anchors[selected].id
+            return
+        }
         let firstInView = anchors.partitioningIndex { $0.firstRow >= top }
         if firstInView < anchors.count, anchors[firstInView].firstRow < top + height {
             selected = firstInView

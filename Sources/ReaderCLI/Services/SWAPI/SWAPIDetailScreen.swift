@@ -160,7 +160,14 @@ struct SWAPIDetailScreen<Resource: SWAPIResource & Presentable>: BrowseScreen {
     private mutating func scroll(by lines: Int, in layout: ScreenLayout) {
         let (text, links, _) = text(width: layout.columns)
         let height = max(1, layout.rows)
+        let previous = top
         top = max(0, min(top + lines, text.count - height))
+        // At an end the view cannot move: the selection goes to the last (first) name in view.
+        if top == previous, !links.isEmpty {
+            let onScreen = links.indices.filter { (top..<top + height).contains(links[$0].lowerBound) }
+            if let first = onScreen.first, let last = onScreen.last { selected = lines > 0 ? last : first }
+            return
+        }
         guard links.indices.contains(selected), !(top..<top + height).contains(links[selected].lowerBound) else { return }
         let onScreen = links.indices.filter { (top..<top + height).contains(links[$0].lowerBound) }
         if let first = onScreen.first, let last = onScreen.last { selected = lines > 0 ? first : last }

@@ -426,4 +426,15 @@ import TestSupport
         #expect(Self.press([.character("o")], on: &screen, in: Self.layout(80, 24)) == ["open https://github.com/michael-lazar/rtv"])
         #expect(screen.keys.map(\.keys) == ["Space", "J / K", "o"])
     }
+
+    @Test func pagesAtTheEndsReachTheLastAndTheFirstComment() throws {
+        let layout = Self.layout(80, 24)
+        var screen = Self.screen(try Self.recorded(), in: layout, visit: .some(nil))
+        for _ in 0..<200 { Self.press([.pageDown], on: &screen, in: layout) }
+        let last = screen.anchors.count - 1
+        #expect(screen.selected == last)
+        for _ in 0..<200 { Self.press([.pageUp], on: &screen, in: layout) }
+        #expect(screen.selected == 0)
+        #expect(screen.selectedID == nil)
+    }
 }
