@@ -26,7 +26,7 @@ extension Reader {
             "reader browse swapi/people",
         ]
 
-        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
+        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
         var target: String?
 
         @OptionGroup var options: GlobalOptions
