@@ -29,6 +29,9 @@ protocol BrowseScreen: Sendable {
     /// This screen's own keys, for the help screen (`Space`: fold or unfold a comment).
     var keys: [KeyHelp] { get }
 
+    /// The service whose data this is (for what the client knows of it: a rate limit's reset).
+    var service: ServiceName? { get }
+
     /// The work to start with when the screen is pushed (its load, from the cache first).
     func start(in layout: ScreenLayout) -> [ScreenEffect]
 
@@ -45,6 +48,7 @@ protocol BrowseScreen: Sendable {
 extension BrowseScreen {
     var filters: Bool { false }
     var keys: [KeyHelp] { [] }
+    var service: ServiceName? { nil }
 }
 
 /// The room a screen has and the time it is drawn at.

@@ -39,6 +39,8 @@ struct Browser: Model {
         case probeAgain
         /// What the client noticed since the last time it was asked (the cache cannot be written).
         case notices([Notice])
+        /// When the rate limit a copy was shown for resets (nil: it is not used up now).
+        case rateLimited(until: Date?)
     }
 
     /// Which run of a screen's work an answer comes from.
@@ -73,6 +75,8 @@ struct Browser: Model {
         var openURL: @Sendable (String) async -> String?
         /// What the client noticed since it was last asked (``NoticeBoard/drain()``).
         var notices: @Sendable () async -> [Notice] = { [] }
+        /// When the service's rate limit resets, when it is used up now (``ReaderClient/rateLimitLockouts()``).
+        var rateLimitedUntil: @Sendable (ServiceName) async -> Date? = { _ in nil }
     }
 
     /// A screen on the stack, with what the browser keeps of it.
@@ -104,6 +108,8 @@ struct Browser: Model {
     private(set) var prompt: Prompt?
     /// The code of the failure that made the browser offline; nil when online.
     private(set) var offline: String?
+    /// When the rate limit resets that a copy on screen was shown for (a 429, or R1003).
+    private(set) var rateLimitedUntil: Date?
     /// The screen being probed, while offline.
     private(set) var probing: Int?
     /// The probe's loads running ("screen:id"): a load of the same screen and id replaces one,
@@ -180,6 +186,9 @@ struct Browser: Model {
                 notices[code] = (counted + 1, CLIWording.message(of: notice))
                 if counted == 0 { say("\(CLIWording.message(of: notice)) · \(code)") }
             }
+            return []
+        case .message(.rateLimited(let until)):
+            rateLimitedUntil = until
             return []
         case .message(.probeAgain):
             probePending = false
@@ -482,6 +491,12 @@ struct Browser: Model {
             if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) {
                 return goOffline(code.description, afterProbe: afterProbe)
             }
+            // A copy shown because the rate limit is used up: until when, the client knows.
+            if let code = metadata.errorCode, BrowseFailure.meansRateLimited(code), let service = stack[index].screen.service {
+                let until = environment.rateLimitedUntil
+                return [.task(id: "rate limit") { .rateLimited(until: await until(service)) }]
+            }
+            if metadata.source != .cache { rateLimitedUntil = nil }
             if metadata.source != .cache {
                 let wasOffline = offline != nil
                 offline = nil
@@ -697,6 +712,8 @@ struct Browser: Model {
             why = ["offline", offline]
         } else if let failure = entry.failure, let until = failure.rateLimitedUntil {
             why = ["rate limited until \(Self.clockTime(until))", failure.code]
+        } else if let code = entry.screen.shown?.errorCode, BrowseFailure.meansRateLimited(code), let until = rateLimitedUntil, until > now {
+            why = ["rate limited until \(Self.clockTime(until))", code.description]
         } else if let failure = entry.failure, entry.screen.hasContent {
             why = [age == nil ? "not refreshed" : nil, failure.code].compactMap { $0 }
         } else if let code = entry.screen.shown?.errorCode {
@@ -716,6 +733,12 @@ struct Browser: Model {
 }
 
 extension BrowseFailure {
+    /// Whether `code` says the rate limit is used up: a 429 (`H429`, `A429`), or a request not
+    /// sent for it (`R1003`).
+    static func meansRateLimited(_ code: ErrorCode) -> Bool {
+        (code.domain == .request && code.number == 1003) || ((code.domain == .http || code.domain == .api) && code.number == 429)
+    }
+
     /// Whether `code` says the service could not be reached (the class ``FailureClass/unreachable``).
     static func meansUnreachable(_ code: ErrorCode) -> Bool {
         guard code.domain == .transport, let reason = TransportFailure.Reason(rawValue: code.number) else { return false }

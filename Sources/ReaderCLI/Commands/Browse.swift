@@ -89,7 +89,10 @@ extension Reader {
                 resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
                 browserCommand: browserCommand,
                 openURL: { url in LinkOpener.open(url, with: browserCommand) },
-                notices: { await client.notices.drain().map(\.notice) })
+                notices: { await client.notices.drain().map(\.notice) },
+                rateLimitedUntil: { service in
+                    await client.rateLimitLockouts().filter { $0.service == service }.map(\.resetAt).max()
+                })
             let browser = Browser(first: program.firstScreen(context), environment: environment, size: session.size, now: Date())
             let end = await CommandRunner.using(client) { _ in
                 await ProgramRunner<Browser>(session: session, colour: colour, tickInterval: Browser.tickInterval).run(browser).end

@@ -7,6 +7,7 @@ import ReaderTerminal
 /// A screen that shows what it is given and keeps what reaches it, for the ``Browser``'s tests.
 struct RecordingScreen: BrowseScreen {
     var name = "r/python"
+    var service: ServiceName?
     var shown: LoadMetadata?
     var hasContent = true
     var filters = true
@@ -64,10 +65,12 @@ final class OptionsLog: @unchecked Sendable {
 
     static func browser(_ screen: RecordingScreen = RecordingScreen(), offline: Bool = false,
                         resolve: @escaping @Sendable (String) throws(ReaderError) -> any BrowseScreen = { _ throws(ReaderError) in RecordingScreen(name: "r/rust") },
-                        browserCommand: String? = nil, size: TerminalSize = size) -> Browser {
+                        browserCommand: String? = nil, size: TerminalSize = size,
+                        rateLimitedUntil: Date? = nil) -> Browser {
         Browser(first: screen, environment: Browser.Environment(
             loadOptions: { LoadOptions(cacheMode: offline ? .offline : .normal) },
-            resolve: resolve, browserCommand: browserCommand, openURL: { _ in nil }), size: size, now: now)
+            resolve: resolve, browserCommand: browserCommand, openURL: { _ in nil },
+            rateLimitedUntil: { _ in rateLimitedUntil }), size: size, now: now)
     }
 
     /// A load whose work logs its options and answers with `report`.
@@ -461,5 +464,21 @@ final class OptionsLog: @unchecked Sendable {
         // 6 cells after the label, and the cursor's last.
         #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text(ofRow: 9)
                 == "go to (subreddit, r/a+b, swapi): 漢xyz")
+    }
+
+    @Test func aCopyShownForAUsedUpRateLimitSaysUntilWhen() async {
+        let reset = Self.now.addingTimeInterval(25 * 60)
+        var browser = Self.browser(RecordingScreen(service: RedditService.name), rateLimitedUntil: reset)
+        let effects = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 60, errorCode: ErrorCode(.request, 1003)))))
+        #expect(Self.tasks(effects) == ["rate limit"])
+        _ = await Self.run(effects, on: &browser)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        formatter.timeZone = .current
+        #expect(browser.view(size: Self.size).text(ofRow: 23)
+                == "r/python · hot · 3 posts  copy from 1 min ago · rate limited until \(formatter.string(from: reset)) · R1003")
+        // Once the network answers, the limit is history.
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata())))
+        #expect(browser.rateLimitedUntil == nil)
     }
 }

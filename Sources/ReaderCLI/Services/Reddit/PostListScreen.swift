@@ -57,6 +57,7 @@ struct PostListScreen: BrowseScreen {
     }
 
     var hasContent: Bool { !posts.isEmpty }
+    var service: ServiceName? { RedditService.name }
     var filters: Bool { true }
     var keys: [KeyHelp] {
         [KeyHelp("S", "sort: hot, new, top, rising, controversial"), KeyHelp("o", "open the post's link ($BROWSER)")]

@@ -90,6 +90,7 @@ struct PostScreen: BrowseScreen {
     }
 
     var hasContent: Bool { page != nil }
+    var service: ServiceName? { RedditService.name }
 
     var keys: [KeyHelp] {
         [KeyHelp("Space", "fold or unfold the comment and its replies"),

@@ -226,4 +226,44 @@ import TestSupport
             #expect(server.requests.count == synced, "\(server.requests.dropFirst(synced).map(\.target))")
         }
     }
+
+    /// Whether the server answers 429 from now on.
+    final class Limited: @unchecked Sendable {
+        private let lock = NSLock()
+        private var on = false
+        var isOn: Bool {
+            get { lock.withLock { on } }
+            set { lock.withLock { on = newValue } }
+        }
+    }
+
+    @Test func aRateLimitSaysUntilWhenAndNothingMoreIsSentBeforeThen() async throws {
+        let limited = Limited()
+        let normal = Self.handler(comments: true)
+        try await withTestServer({ request in
+            limited.isOn ? .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "600")],
+                                    body: Fixtures.bytes("reddit/error_429_too_many_requests.html")) : normal(request)
+        }) { server in
+            let reader = ReaderProcess(server: server)
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.python).ok)
+            // The prefetch done, Reddit says: not before ten minutes.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            while server.requests.count < 24, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            limited.isOn = true
+            try await terminal.press("r")
+            let (limitedScreen, said) = try await terminal.waitForScreen { Self.bottom($0).contains("rate limited until ") }
+            #expect(said, "\(limitedScreen)")
+            let asked = server.requests.count
+            // Another refresh, pages and posts scrolled into view: nothing goes.
+            try await terminal.press("r")
+            try await terminal.press("G")
+            try await terminal.press("g")
+            let (settled, still) = try await terminal.waitForScreen { Self.bottom($0).hasSuffix("R1003") }
+            #expect(still, "\(settled)")
+            #expect(server.requests.count == asked, "\(server.requests.dropFirst(asked).map(\.target))")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
 }
