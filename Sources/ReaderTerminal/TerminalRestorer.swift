@@ -19,9 +19,9 @@ import Synchronization
 ///   is continued (`fg`) the terminal is borrowed again and a byte `c` on the wake pipe asks for
 ///   the whole screen to be drawn again.
 /// - Faults (a Swift trap is SIGILL or SIGTRAP; SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGSYS): the
-///   terminal is restored and the previous action (the runtime's backtracer) put back, and the
-///   signal raised again, so that its report lands on the main screen and the process ends, a
-///   fault or a `kill` alike.
+///   terminal is restored and the previous action (the runtime's backtracer) put back before the
+///   fault happens again, so that its report lands on the main screen; one sent by `kill` ends
+///   the process as the default action does.
 /// - `exit()` from anywhere: an `atexit` handler.
 /// - SIGWINCH writes one byte to the wake pipe the input reader polls.
 enum TerminalRestorer {
@@ -75,6 +75,10 @@ enum TerminalRestorer {
             // A signal that came ignored (`nohup`, a shell without job control) stays ignored.
             if endingSignals.contains(signal) || signal == SIGTSTP, isIgnored(previous) { continue }
             previousActions[Int(signal)] = previous
+            if faultSignals.contains(signal) {
+                if installFault(for: signal) { installedSignals.append(signal) }
+                continue
+            }
             let handler: @convention(c) (Int32) -> Void = switch signal {
             case SIGWINCH: windowChanged
             case SIGTSTP: suspend
@@ -97,6 +101,31 @@ enum TerminalRestorer {
         action.__sigaction_u.__sa_handler = handler
         #endif
         return sigaction(signal, &action, nil) == 0
+    }
+
+    /// Sets ``fault(_:_:_:)`` as the action of `signal`, told who sent it; whether it was set.
+    static func installFault(for signal: Int32) -> Bool {
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_SIGINFO
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_sigaction = fault
+        #else
+        action.__sigaction_u.__sa_sigaction = fault
+        #endif
+        return sigaction(signal, &action, nil) == 0
+    }
+
+    /// Sets the default action of `signal` (the process ends by it).
+    static func setDefaultAction(of signal: Int32) {
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        #else
+        action.__sigaction_u.__sa_handler = SIG_DFL
+        #endif
+        sigaction(signal, &action, nil)
     }
 
     /// Borrows the terminal again after a stop: the raw attributes, the enter sequence, and a
@@ -136,14 +165,27 @@ enum TerminalRestorer {
     }
 }
 
-/// The handler of the ending and fault signals (``TerminalRestorer``).
+/// The handler of the ending signals (``TerminalRestorer``).
 private func ending(_ signal: Int32) {
     TerminalRestorer.giveBack(drain: false)
     TerminalRestorer.putBackPreviousAction(of: signal)
     // Blocked while its handler runs, the signal raised again is delivered when it returns, now
-    // to the previous action: an ending signal ends the process, and a fault reaches the
-    // backtracer (one sent by `kill`, which no instruction repeats, as well).
+    // to the previous action: the process ends by it.
     raise(signal)
+}
+
+/// The handler of the fault signals (``TerminalRestorer``). A real fault happens again when the
+/// handler returns, now to the previous action (the runtime's backtracer, which reports it and
+/// ends the process). One sent by a process (`kill`, `raise`: no fault to report, and a
+/// backtracer may then let the process go on) ends it as the default action does.
+private func fault(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+    TerminalRestorer.giveBack(drain: false)
+    if let info, info.pointee.si_code <= 0 {
+        TerminalRestorer.setDefaultAction(of: signal)
+        raise(signal)
+    } else {
+        TerminalRestorer.putBackPreviousAction(of: signal)
+    }
 }
 
 /// The handler of SIGTSTP: gives the terminal back and stops as the signal's default would;

@@ -41,6 +41,8 @@ struct Browser: Model {
         case notices([Notice])
         /// When the rate limit a copy was shown for resets (nil: it is not used up now).
         case rateLimited(until: Date?)
+        /// A rate limit's reset came: what is on screen is asked for again.
+        case rateLimitEnded
     }
 
     /// Which run of a screen's work an answer comes from.
@@ -189,7 +191,11 @@ struct Browser: Model {
             return []
         case .message(.rateLimited(let until)):
             rateLimitedUntil = until
-            return []
+            return until.map(afterTheReset) ?? []
+        case .message(.rateLimitEnded):
+            guard let until = rateLimitedUntil ?? stack[stack.count - 1].failure?.rateLimitedUntil, until <= now else { return [] }
+            rateLimitedUntil = nil
+            return refreshTop(probe: false)
         case .message(.probeAgain):
             probePending = false
             guard offline != nil, probing == nil else { return [] }
@@ -485,6 +491,7 @@ struct Browser: Model {
         case .failed(let failure)?:
             stack[index].failure = failure
             if failure.unreachable { return goOffline(failure.code, afterProbe: afterProbe) }
+            if let until = failure.rateLimitedUntil { return afterTheReset(until) }
             if !failure.notCached { offline = nil }
         case .loaded(let metadata)?:
             stack[index].failure = nil
@@ -519,6 +526,13 @@ struct Browser: Model {
     private mutating func say(_ text: String) {
         note = text
         noteGoesAt = now.addingTimeInterval(Self.passingNoteLength)
+    }
+
+    /// The screen asked for again once a rate limit has reset, with no key pressed.
+    private func afterTheReset(_ until: Date) -> [Effect<Message>] {
+        let wait = until.timeIntervalSince(now)
+        guard wait.isFinite, wait < 24 * 3600 else { return [] }
+        return [.after(.milliseconds(Int(max(0, wait) * 1000) + 1000), .rateLimitEnded)]
     }
 
     /// - Parameter afterProbe: whether a probe just ended so: the next one waits a little.
@@ -710,7 +724,7 @@ struct Browser: Model {
         var why: [String] = []
         if let offline {
             why = ["offline", offline]
-        } else if let failure = entry.failure, let until = failure.rateLimitedUntil {
+        } else if let failure = entry.failure, let until = failure.rateLimitedUntil, until > now {
             why = ["rate limited until \(Self.clockTime(until))", failure.code]
         } else if let code = entry.screen.shown?.errorCode, BrowseFailure.meansRateLimited(code), let until = rateLimitedUntil, until > now {
             why = ["rate limited until \(Self.clockTime(until))", code.description]
@@ -722,7 +736,9 @@ struct Browser: Model {
         guard age != nil || !why.isEmpty else { return [] }
         let reason = why.joined(separator: " · ")
         let forms = [age.map { "copy from \($0)" }, age].compactMap { $0 }.map { ([$0] + why).joined(separator: " · ") }
-        return forms + (why.isEmpty ? [] : [reason])
+        // The code last of all: what to act on stays whole.
+        let code = why.count > 1 ? why.last.map { [$0] } ?? [] : []
+        return forms + (why.isEmpty ? [] : [reason]) + code
     }
 
     /// `14:05`, in the local time zone.

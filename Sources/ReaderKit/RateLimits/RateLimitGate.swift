@@ -55,9 +55,13 @@ actor RateLimitGate {
         known[key] = .some(nil)
     }
 
-    /// Keeps the rate limit a response announced, for this client and for the next run.
+    /// Keeps the rate limit a response announced, for this client and for the next run. While
+    /// nothing remains (a 429 said when to come back), an answer saying more remains does not
+    /// lift it: such an answer was to a request sent before, and arrived late.
     func remember(_ state: RateLimitState) async {
-        known[state.service.rawValue + " " + state.origin] = .some(state)
+        let key = state.service.rawValue + " " + state.origin
+        if state.remaining >= 1, case let held?? = known[key], held.remaining < 1, held.resetAt > now() { return }
+        known[key] = .some(state)
         await cache.storeRateLimit(state)
     }
 }

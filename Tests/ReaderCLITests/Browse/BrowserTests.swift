@@ -471,12 +471,20 @@ final class OptionsLog: @unchecked Sendable {
         var browser = Self.browser(RecordingScreen(service: RedditService.name), rateLimitedUntil: reset)
         let effects = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 60, errorCode: ErrorCode(.request, 1003)))))
         #expect(Self.tasks(effects) == ["rate limit"])
-        _ = await Self.run(effects, on: &browser)
+        let scheduled = await Self.run(effects, on: &browser)
+        guard scheduled.count == 1, case .after(let wait, .rateLimitEnded) = scheduled[0] else { Issue.record("\(scheduled)"); return }
+        #expect(wait == .seconds(25 * 60 + 1))
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm"
         formatter.timeZone = .current
         #expect(browser.view(size: Self.size).text(ofRow: 23)
                 == "r/python · hot · 3 posts  copy from 1 min ago · rate limited until \(formatter.string(from: reset)) · R1003")
+        // At 40 columns the code stays whole.
+        #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text(ofRow: 9).hasSuffix(" R1003"))
+        // When the limit resets, the screen is asked for again with no key pressed.
+        _ = browser.update(.tick(reset.addingTimeInterval(1)))
+        #expect(Self.tasks(browser.update(.message(.rateLimitEnded))).isEmpty, "the screen here asks for nothing on refresh")
+        #expect((browser.stack[0].screen as? RecordingScreen)?.events.last == "refresh")
         // Once the network answers, the limit is history.
         _ = browser.update(Self.answer("list", .loaded(Self.metadata())))
         #expect(browser.rateLimitedUntil == nil)

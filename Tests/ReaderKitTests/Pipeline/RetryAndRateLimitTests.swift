@@ -133,6 +133,53 @@ import TestSupport
         }
     }
 
+    /// A reply held until the test gives it.
+    final class Held: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answer: (@Sendable (TestServer.Reply) -> Void)?
+        func hold(_ answer: @escaping @Sendable (TestServer.Reply) -> Void) { lock.withLock { self.answer = answer } }
+        var isHeld: Bool { lock.withLock { answer != nil } }
+        func give(_ reply: TestServer.Reply) { lock.withLock { answer }?(reply) }
+    }
+
+    /// A 429 saying when to come back holds until then, even when an answer to a request sent
+    /// before it arrives afterwards saying plenty remains (Reddit's headers are on every answer).
+    @Test func a429sLockOutIsNotLiftedByALateAnswerSentBeforeIt() async throws {
+        let held = Held()
+        let handler: TestServer.Handler = { request in
+            switch request.path {
+            case "/r/late/hot.json": return .deferred { answer in held.hold(answer) }
+            case "/r/python/hot.json":
+                return .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "300")], body: Array("<html></html>".utf8))
+            default: return .json(Fixtures.bytes("reddit/listing_r_python_hot.json"))
+            }
+        }
+        try await withShutdown(of: ClientHarness(handler)) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                let (python, popular) = (try Reddit.posts(subreddit: "python", limit: 25), try Reddit.posts(subreddit: "popular", limit: 25))
+                let late = Task { try? await client.load(try Reddit.posts(subreddit: "late", limit: 25)) }
+                while !held.isHeld { await Task.yield() }
+                do throws(LoadFailure) {
+                    _ = try await client.load(python)
+                    Issue.record("a 429 must fail")
+                } catch {
+                    #expect(error.error.code.description == "H429")
+                }
+                held.give(.json(Fixtures.bytes("reddit/listing_r_python_hot.json"), headers: [
+                    ("X-Ratelimit-Remaining", "900"), ("X-Ratelimit-Used", "1"), ("X-Ratelimit-Reset", "500")]))
+                _ = await late.value
+                let asked = harness.server.requests.count
+                do throws(LoadFailure) {
+                    _ = try await client.load(popular)
+                    Issue.record("nothing may go before the 429's time")
+                } catch {
+                    #expect(error.error.code.description == "R1003")
+                }
+                #expect(harness.server.requests.count == asked)
+            }
+        }
+    }
+
     /// Reddit answering with `used` of 100 requests spent in its window, which resets in 300 s.
     static func spent(_ used: Int) -> TestServer.Handler {
         { request in

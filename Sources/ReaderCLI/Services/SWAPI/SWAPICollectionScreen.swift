@@ -33,6 +33,7 @@ struct SWAPICollectionScreen<Resource: SWAPIResource & Presentable>: BrowseScree
     }
 
     var hasContent: Bool { !resources.isEmpty }
+    var service: ServiceName? { SWAPIService.name }
     var filters: Bool { true }
 
     /// The selected resource, if any.

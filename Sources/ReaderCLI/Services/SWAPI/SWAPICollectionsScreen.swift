@@ -34,6 +34,7 @@ struct SWAPICollectionsScreen: BrowseScreen {
 
     /// The rows are SWAPI's six whatever the network says: a count that fails shows its code in its row.
     var hasContent: Bool { true }
+    var service: ServiceName? { SWAPIService.name }
 
     /// The selected collection.
     var selectedCollection: SWAPICollection { Self.collections[cursor.selected] }

@@ -40,6 +40,7 @@ struct SWAPIDetailScreen<Resource: SWAPIResource & Presentable>: BrowseScreen {
     }
 
     var hasContent: Bool { resource != nil }
+    var service: ServiceName? { SWAPIService.name }
     var keys: [KeyHelp] { [KeyHelp("j k", "move among the linked names"), KeyHelp("Enter", "open the selected name")] }
 
     /// Every link, in the order shown.
