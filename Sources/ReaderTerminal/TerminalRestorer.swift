@@ -195,14 +195,7 @@ private func suspend(_ signal: Int32) {
     TerminalRestorer.giveBack(drain: false)
     // Stop by the default action: it is put in place, the signal (blocked while its handler
     // runs) unblocked and raised; the process stops inside `raise` until SIGCONT.
-    var defaultAction = sigaction()
-    sigemptyset(&defaultAction.sa_mask)
-    #if canImport(Glibc)
-    defaultAction.__sigaction_handler.sa_handler = SIG_DFL
-    #else
-    defaultAction.__sigaction_u.__sa_handler = SIG_DFL
-    #endif
-    sigaction(SIGTSTP, &defaultAction, nil)
+    TerminalRestorer.setDefaultAction(of: SIGTSTP)
     var stop = sigset_t()
     sigemptyset(&stop)
     sigaddset(&stop, SIGTSTP)
