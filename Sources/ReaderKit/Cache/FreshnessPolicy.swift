@@ -31,7 +31,7 @@ public struct FreshnessPolicy: Sendable, Equatable {
         /// heuristically cacheable status that has neither `max-age` nor `Expires`.
         public var defaultLifetime: Duration
         /// The shortest lifetime a valid `max-age` gives, whatever its value: a deliberate
-        /// departure from RFC 9111 (Reddit's `max-age=0, must-revalidate` is reused for this long),
+        /// departure from RFC 9111 (a `max-age=0, must-revalidate` is reused for this long),
         /// so that running the same command twice does not cost a request. Zero by default, which
         /// keeps to the RFC.
         public var minimumLifetime: Duration

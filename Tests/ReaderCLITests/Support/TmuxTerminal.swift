@@ -78,14 +78,12 @@ final class TmuxTerminal: @unchecked Sendable {
     /// Waits until `satisfied` holds for the screen (`styled`: with its styles), up to 30
     /// seconds; the last screen, and whether it did.
     func waitForScreen(styled: Bool = false, _ satisfied: (String) -> Bool) async throws -> (screen: String, ok: Bool) {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        var shown = styled ? try await styledScreen() : try await screen()
-        while !satisfied(shown) {
-            guard ContinuousClock.now < deadline else { return (shown, false) }
-            try await Task.sleep(for: .milliseconds(50))
+        var shown = ""
+        let ok = try await waitUntil {
             shown = styled ? try await styledScreen() : try await screen()
+            return satisfied(shown)
         }
-        return (shown, true)
+        return (shown, ok)
     }
 
     func waitForScreen(containing text: String) async throws -> (screen: String, ok: Bool) {
@@ -94,15 +92,10 @@ final class TmuxTerminal: @unchecked Sendable {
 
     /// Waits for the script's file `name` (`status`, `pid`, `after`), up to 30 seconds; its text.
     func waitForFile(_ name: String) async throws -> String? {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         let url = folder.appendingPathComponent(name)
-        while true {
-            if let text = try? String(contentsOf: url, encoding: .utf8), !text.isEmpty {
-                return text.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            guard ContinuousClock.now < deadline else { return nil }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        var text: String?
+        guard await waitUntil({ text = try? String(contentsOf: url, encoding: .utf8); return text?.isEmpty == false }) else { return nil }
+        return text?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The modes before `reader` started and after it ended, as `stty -g` printed them.

@@ -66,11 +66,7 @@ import TestSupport
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.python).ok)
             // Every post on screen had its comments asked for, and each got a 503.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-            while server.requests.filter({ $0.path.hasPrefix("/comments/") }).count < 22, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(server.requests.filter { $0.path.hasPrefix("/comments/") }.count >= 22)
+            #expect(await waitUntil { server.requests.filter { $0.path.hasPrefix("/comments/") }.count >= 22 })
             let screen = try await terminal.screen()
             #expect(!screen.contains("H503"), "\(screen)")
             #expect(Self.lines(screen)[23] == Self.python, "\(screen)")
@@ -93,10 +89,7 @@ import TestSupport
         let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
         #expect(try await terminal.waitForScreen(containing: Self.python).ok)
         // The comments of the posts on screen are prefetched into the cache.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while server.requests.filter({ $0.path.hasPrefix("/comments/") }).count < 22, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        #expect(await waitUntil { server.requests.filter { $0.path.hasPrefix("/comments/") }.count >= 22 })
         await server.shutdown()
 
         try await terminal.press("r")
@@ -146,10 +139,7 @@ import TestSupport
             #expect(try await terminal.waitForScreen(containing: Self.python).ok)
             let first = "/comments/6302cj.json"
             // Prefetched: in the cache (asked, and the answer stored), which --offline reads.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-            while try await reader.run("comments", "6302cj", "--offline").status != 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            #expect(try await waitUntil { try await reader.run("comments", "6302cj", "--offline").status == 0 })
             try await terminal.press("Enter")
             // (Every post's comments here are the recorded thread of 2xmo63.)
             let (post, opened) = try await terminal.waitForScreen { $0.hasPrefix("A python terminal viewer for browsing reddit") && $0.contains("u/davoclavo") }
@@ -186,12 +176,8 @@ import TestSupport
             let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: "r/python · hot · 1 posts").ok)
             try await terminal.press("o")
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
             var opened: String?
-            while opened == nil, ContinuousClock.now < deadline {
-                opened = try? String(contentsOfFile: folder + "/opened", encoding: .utf8)
-                if opened == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
+            _ = await waitUntil { opened = try? String(contentsOfFile: folder + "/opened", encoding: .utf8); return opened != nil }
             // One argument, the link whole; nothing in it ran.
             #expect(opened == "1\n\(hostile)\n")
             for name in ["INJECTED", "INJECTED2", "INJECTED3"] {
@@ -248,8 +234,7 @@ import TestSupport
             let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.python).ok)
             // The prefetch done, Reddit says: not before ten minutes.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-            while server.requests.count < 24, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(await waitUntil { server.requests.count >= 24 })
             limited.isOn = true
             try await terminal.press("r")
             let (limitedScreen, said) = try await terminal.waitForScreen { Self.bottom($0).contains("rate limited until ") }
