@@ -113,6 +113,12 @@ let package = Package(
             dependencies: ["ReaderCLI", "ReaderTerminal"],
             path: "bench/Browse"
         ),
+        // Reddit's feeds measured: a cached read through the feed against the JSON API's, and big feeds read.
+        .executableTarget(
+            name: "ReaderFeedBench",
+            dependencies: ["ReaderKit", "TestSupport"],
+            path: "bench/Feed"
+        ),
         // The README's library example, exactly as printed there: built, and run by the tests.
         .executableTarget(name: "films-example", dependencies: ["ReaderKit"], path: "Examples/Films"),
         // A third service, outside ReaderKit: built on its public API alone (Examples/OpenLibrary/README.md).

@@ -36,7 +36,7 @@ do throws(LoadFailure) {
     // Posts change by the minute: ask the network each time. When it fails, the copy cached
     // last time is served instead, and the metadata says why.
     let listing = try await client.load(posts, options: LoadOptions(cacheMode: .refresh))
-    for post in listing.value.posts { print("\(post.score) \(TerminalText.sanitise(post.title))") }
+    for post in listing.value.posts { print("\(post.score.map(String.init) ?? "–") \(TerminalText.sanitise(post.title))") }
     if let code = listing.metadata.errorCode {
         print("(posts from the cache, \(listing.metadata.ageSeconds) s old: the request failed with \(code))")
     }

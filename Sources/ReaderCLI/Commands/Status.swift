@@ -33,7 +33,7 @@ extension Reader {
             let client = ReaderClient(configuration: .init(
                 services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
             let registry = ServiceRegistry.current
-            let (checks, tokens, cache, lockouts) = await CommandRunner.using(client) { client in
+            let (checks, tokens, cache, lockouts, detours) = await CommandRunner.using(client) { client in
                 // Every service at once, listed in the registry's order.
                 let checks = await withTaskGroup(of: (Int, ConnectivityCheck).self) { group in
                     for (index, name) in registry.names.enumerated() {
@@ -50,7 +50,7 @@ extension Reader {
                 let cache: Result<CacheStatistics, ReaderError>
                 do throws(ReaderError) { cache = .success(try await client.cacheStatistics()) } catch { cache = .failure(error) }
                 let lockouts = await client.rateLimitLockouts().map { (host: $0.origin, until: $0.resetAt) }
-                return (checks, tokens, cache, lockouts)
+                return (checks, tokens, cache, lockouts, await client.detours())
             }.get()
 
             let output = output.makeOutput()
@@ -65,6 +65,10 @@ extension Reader {
                     "reachable": .bool(checks.allSatisfy(\.isReachable)),
                     "cache": cacheJSON,
                     "rate_limits": .array(lockouts.map { .object(["host": .string($0.host), "resets_at": .string($0.until.formatted(.iso8601))]) }),
+                    // The origins read by their service's other route since they answered with a block page.
+                    "detours": .array(detours.map { .object(["service": .string($0.service.rawValue), "host": .string($0.origin),
+                                                             "since": .string($0.observedAt.formatted(.iso8601)),
+                                                             "until": .string($0.until.formatted(.iso8601))]) }),
                 ].merging(tokens.map { plugin, _, token in
                     // Whether a token is held and until when; never the token.
                     ("\(plugin.name)_token", token.map { .object(["held": .bool($0.held),
@@ -72,7 +76,7 @@ extension Reader {
                 }, uniquingKeysWith: { first, _ in first })))
             } else {
                 let credentials = tokens.map { (label: $0.plugin.name.rawValue, line: Self.credentialLine($0.token, wording: $0.wording)) }
-                try output.writeLine(Self.render(checks, cache: cache, credentials: credentials, lockouts: lockouts,
+                try output.writeLine(Self.render(checks, cache: cache, credentials: credentials, lockouts: lockouts, detours: detours,
                                                  style: Style.forDescriptor(STDOUT_FILENO, noColor: self.output.colourOff)),
                                      to: .standardOutput)
             }
@@ -83,7 +87,7 @@ extension Reader {
 
         static func render(_ checks: [ConnectivityCheck], cache: Result<CacheStatistics, ReaderError>,
                            credentials: [(label: String, line: String)], lockouts: [(host: String, until: Date)] = [],
-                           style: Style, width: Int? = Terminal.outputWidth()) -> String {
+                           detours: [DetourState] = [], style: Style, width: Int? = Terminal.outputWidth()) -> String {
             var rows: [[String]] = []
             for check in checks {
                 for step in ConnectivityCheck.Step.allCases {
@@ -123,8 +127,14 @@ extension Reader {
                 "\(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
                     + " (reader cache clear forgets it)"
             }
+            // Another route taken since a block page: said, with when it ends and the way out.
+            let detourLines = detours.map { detour in
+                let route = ServiceRegistry.current.plugins.first { $0.name == detour.service }?.detourDescription ?? "read by its other route"
+                return (detour.service.rawValue, "\(route) until \(RelativeAge.describe(moment: detour.until)), since "
+                    + "\(TerminalText.sanitise(detour.origin, maxLength: 253)) answered with its block page (reader cache clear forgets it)")
+            }
             // Each line is a label in 8 cells (more for a longer name) and a message that wraps under itself, never cut.
-            let labelled = credentials.map { ($0.label, $0.line) } + [("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            let labelled = credentials.map { ($0.label, $0.line) } + detourLines + [("cache", cacheLine)] + limitLines.map { ("limit", $0) }
             let labelWidth = max(8, (labelled.map { TerminalText.width($0.0) }.max() ?? 0) + 2)
             let lines = labelled.map { label, message in
                 Terminal.wrapMessage(message, width: width.map { max(10, $0 - labelWidth) })

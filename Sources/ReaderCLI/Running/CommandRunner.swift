@@ -44,14 +44,16 @@ enum CommandRunner {
     /// - Parameters:
     ///   - jsonItem: what of the raw body `--json` writes as its `item`.
     ///   - render: the human form; returns the text for stdout and an optional footer for stderr.
+    ///   - jsonMeta: members the raw body adds to `meta` (where the data came from).
     static func run<Value>(
         _ endpoint: Endpoint<Value>, options: GlobalOptions, jsonItem: (JSONValue) -> JSONValue,
+        jsonMeta: (JSONValue) -> [String: JSONValue] = { _ in [:] },
         render: (Value) -> (table: String, footer: String?)
     ) async throws {
         let loaded = try await withClient(options) { (client) throws(LoadFailure) in
             try await client.load(endpoint, options: options.loadOptions)
         }
-        try writeItem(loaded, options: options, jsonItem: jsonItem, render: render)
+        try writeItem(loaded, options: options, jsonItem: jsonItem, jsonMeta: jsonMeta, render: render)
     }
 
     /// Writes one resource: as JSON, `{"item":…,"meta":…}`; for people, what `render` makes of it.
@@ -59,14 +61,20 @@ enum CommandRunner {
     ///   JSON to write back; ``ReaderError/output(_:)`` when stdout cannot be written.
     static func writeItem<Value>(
         _ loaded: Loaded<Value>, options: GlobalOptions, jsonItem: (JSONValue) -> JSONValue,
+        jsonMeta: (JSONValue) -> [String: JSONValue] = { _ in [:] },
         render: (Value) -> (table: String, footer: String?)
     ) throws(ReaderError) {
         guard options.json else {
             let (table, footer) = render(loaded.value)
             return try writeTable(table, footer: footer, options: options)
         }
-        let meta = (try? JSONValue(encoding: loaded.metadata)) ?? .null
-        let item = jsonItem(try PagedJSON.rawBody(of: loaded))
+        let raw = try PagedJSON.rawBody(of: loaded)
+        var meta = (try? JSONValue(encoding: loaded.metadata)) ?? .null
+        if case .object(var members) = meta {
+            members.merge(jsonMeta(raw)) { $1 }
+            meta = .object(members)
+        }
+        let item = jsonItem(raw)
         try options.makeOutput().writeJSON(JSONValue.object(["item": item, "meta": meta]), to: .standardOutput)
     }
 

@@ -34,6 +34,10 @@ public protocol ServicePlugin: Sendable {
 
     /// What `reader browse` shows of it; nil when it has no screens. By default nil.
     var browse: BrowseCapability? { get }
+
+    /// How `reader status` says the service is read since its block page turned reader to its
+    /// other route (``Service/detour(around:)``): "read through its Atom feeds". Nil for a generic sentence.
+    var detourDescription: String? { get }
 }
 
 extension ServicePlugin {
@@ -42,6 +46,7 @@ extension ServicePlugin {
     public var credential: CredentialWording? { nil }
     public func hint(reason: String, withCredential: Bool) -> String? { nil }
     public var browse: BrowseCapability? { nil }
+    public var detourDescription: String? { nil }
 }
 
 /// What `reader sync NAME [ARGUMENTS…]` does for a service.

@@ -302,6 +302,12 @@ private struct ValueReader {
         switch setting.kind {
         case .url: return .url(try url(value))
         case .flag: return .flag(try bool(value))
+        case .choice(let values, _):
+            let text = try string(value)
+            guard values.contains(text) else {
+                throw failure("must be one of \(values.joined(separator: ", ")), got \"\(TerminalText.sanitise(text, maxLength: 40))\"")
+            }
+            return .text(text)
         case .list(let check):
             let items = try list(value)
             do { return .list(try check(items)) } catch { throw failure(error.text) }

@@ -176,6 +176,12 @@ public struct ReaderSettings: Sendable {
                     }
                     serviceSettings[plugin.name]?.values[identityKey]?.override(.text(id), from: .environment(variable: identityVariable))
                     serviceSettings[plugin.name]?.values[setting.key]?.override(.text(secret), from: .environment(variable: secretVariable))
+                case .choice(let values, _):
+                    guard let variable = setting.variable, let text = given(variable) else { continue }
+                    guard values.contains(text) else {
+                        throw .invalidConfiguration("\(variable) must be one of \(values.joined(separator: ", ")), got \"\(TerminalText.sanitise(text, maxLength: 40))\"")
+                    }
+                    serviceSettings[plugin.name]?.values[setting.key]?.override(.text(text), from: .environment(variable: variable))
                 case .flag, .list, .identity:
                     continue
                 }

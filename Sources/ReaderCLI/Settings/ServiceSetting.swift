@@ -12,6 +12,8 @@ public struct ServiceSetting: Sendable {
         case url(default: URL)
         /// True or false.
         case flag(default: Bool)
+        /// One of a few words (`api`, `feed`, `auto`), `default` when not set.
+        case choice(values: [String], default: String)
         /// A list of strings, each checked (and made canonical) by `check`, which throws the
         /// problem in words ("\"../x\" is not a subreddit name: …"); empty by default.
         case list(check: @Sendable ([String]) throws(SettingProblem) -> [String])
@@ -45,6 +47,7 @@ public struct ServiceSetting: Sendable {
         switch kind {
         case .url(let url): .url(url)
         case .flag(let flag): .flag(flag)
+        case .choice(_, let value): .text(value)
         case .list: .list([])
         case .identity, .secret: .text(nil)
         }

@@ -100,4 +100,16 @@ extension KeyedDecodingContainer {
         }
         return value
     }
+
+    /// As ``decode(_:forKey:within:)``, where the key may be missing or null (a feed's post has
+    /// no score): nil then, never a number made up.
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key, within range: ClosedRange<Int>) throws -> Int? {
+        guard let value = try decodeIfPresent(Int.self, forKey: key) else { return nil }
+        guard range.contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
 }

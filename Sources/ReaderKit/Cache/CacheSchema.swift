@@ -84,6 +84,11 @@ enum CacheSchema {
         migrator.registerMigration("v5") { db in
             try VisitTable.create(db)
         }
+        // v6: the origins read by their service's other route since they answered with a block
+        // page (DetourTable).
+        migrator.registerMigration("v6") { db in
+            try DetourTable.create(db)
+        }
         return migrator
     }
 

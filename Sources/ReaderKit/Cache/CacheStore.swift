@@ -200,6 +200,19 @@ actor CacheStore {
         await write { (cache) async throws(CacheFailure) in try await cache.storeRateLimit(state) }
     }
 
+    // MARK: - Detours
+
+    /// The detour remembered for `service` at `origin`; nil when there is none or the file is in trouble.
+    func detour(forOrigin origin: String, service: ServiceName) async -> DetourState? {
+        guard let cache = current else { return nil }
+        return (try? await cache.detours(ofOrigin: origin, service: service))?.first
+    }
+
+    /// Keeps `state` for the next runs.
+    func storeDetour(_ state: DetourState) async {
+        await write { (cache) async throws(CacheFailure) in try await cache.storeDetour(state) }
+    }
+
     /// The last visit to each of `keys` that has one; none without a cache.
     func lastVisits(toKeys keys: [String]) async -> [String: Visit] {
         guard let cache = current else { return [:] }

@@ -189,6 +189,7 @@ public struct ResponseCache: Sendable {
         try perform(.write(checkingWritable: false) { db in
             try ServiceStateTables.forgetRateLimits(of: service, db)
             try VisitTable.forget(service: service, db)
+            try DetourTable.forget(service: service, db)
         })
         return try remove(.service(service))
     }
@@ -198,6 +199,7 @@ public struct ResponseCache: Sendable {
         try await perform(.write(checkingWritable: false) { db in
             try ServiceStateTables.forgetRateLimits(of: service, db)
             try VisitTable.forget(service: service, db)
+            try DetourTable.forget(service: service, db)
         })
         return try await remove(.service(service))
     }
@@ -316,6 +318,16 @@ public struct ResponseCache: Sendable {
     /// As ``storeRateLimit(_:)``, waiting on GRDB's queue rather than blocking.
     func storeRateLimit(_ state: RateLimitState) async throws(CacheFailure) {
         try await perform(.write { db in try ServiceStateTables.store(state, db) })
+    }
+
+    /// The detours remembered (at `origin`, for `service`, when given); damaged rows are left out.
+    func detours(ofOrigin origin: String? = nil, service: ServiceName? = nil) async throws(CacheFailure) -> [DetourState] {
+        try await perform(.readOnWriter { db in try DetourTable.detours(ofOrigin: origin, service: service, db) })
+    }
+
+    /// Remembers that `state.origin` is read by its other route until `state.until`.
+    func storeDetour(_ state: DetourState) async throws(CacheFailure) {
+        try await perform(.write { db in try DetourTable.store(state, db) })
     }
 
     // MARK: - Closing

@@ -27,15 +27,29 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
             (name: "Accept", value: "application/json"), (name: "User-Agent", value: "ReaderKit/\(ReaderKitVersion.string)"),
         ]))
         service.adapt(&request)
-        var text = service.baseURL.absoluteString
+        guard let url = Self.url(of: request, on: service.baseURL) else { return nil }
+        return (request, url)
+    }
+
+    /// The URL of `request` below `baseURL`, without its ``ServiceRequest/secretQuery``.
+    static func url(of request: ServiceRequest, on baseURL: URL) -> URL? {
+        var text = baseURL.absoluteString
         if !text.hasSuffix("/") { text += "/" }
         var path = Substring(request.path)
         while path.hasPrefix("/") { path = path.dropFirst() }
-        text += Self.encodePath(path)
-        let encoded = request.query.map { "\(Self.percentEncode($0.name))=\(Self.percentEncode($0.value ?? ""))" }
+        text += encodePath(path)
+        let encoded = request.query.map { "\(percentEncode($0.name))=\(percentEncode($0.value ?? ""))" }
         if !encoded.isEmpty { text += "?" + encoded.joined(separator: "&") }
-        guard let url = URL(string: text) else { return nil }
-        return (request, url)
+        return URL(string: text)
+    }
+
+    /// `url` with `items` added to its query: what is sent when a request has a secret query.
+    static func adding(_ items: [URLQueryItem], to url: URL) -> URL {
+        guard !items.isEmpty else { return url }
+        let encoded = items.map { "\(percentEncode($0.name))=\(percentEncode($0.value ?? ""))" }.joined(separator: "&")
+        let text = url.absoluteString
+        let joined = text.contains("?") ? text + "&" + encoded : text + "?" + encoded
+        return URL(string: joined) ?? url
     }
 
     /// The full URL in `configuration`; nil when the service is not registered there.

@@ -13,6 +13,9 @@ public struct Notice: Sendable, Equatable, Hashable {
         case waiting
         /// Not everything asked for was read: a collection larger than reader reads (R1005).
         case partial
+        /// The service's block page turned the load to its other route (``Service/detour(around:)``),
+        /// which lacks something the first has.
+        case detour
     }
 
     public var kind: Kind

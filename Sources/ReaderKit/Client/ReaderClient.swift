@@ -169,6 +169,14 @@ public final class ReaderClient: Sendable {
         }
     }
 
+    /// The origins read now by their service's other route since they answered with a block page
+    /// (``Service/detour(around:)``), for `reader status`. Empty when there is no cache file.
+    public func detours() async -> [DetourState] {
+        let states = (try? await cache.manage(ifMissing: { _ in [] }) { (cache) async throws(CacheFailure) in try await cache.detours() }) ?? []
+        let now = now()
+        return states.filter { $0.until > now && $0.observedAt <= now.addingTimeInterval(60) }
+    }
+
     /// Every entry the cache holds (of `service`, when given), judged as a load would judge it:
     /// its current age, freshness lifetime and state, under its service's rule (a service not
     /// configured here has no heuristic). An empty list when there is no cache file yet.

@@ -30,6 +30,17 @@ struct PolicyLoop: Sendable {
         }
         let key = CacheKey.normalise(url)
         let opened = await cache.open()
+        // The service's other route, and whether its origin is read that way already: the key
+        // stays the first route's, so that a copy is found whichever way it came.
+        let detour = service.detour(around: request).flatMap { detour in
+            Endpoint<Value>.url(of: detour, on: service.baseURL).map { (request: detour, url: $0) }
+        }
+        let origin = Origin(url)?.description ?? url.host ?? ""
+        var route = (request: request, url: url)
+        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name), remembered.until > now(),
+           remembered.observedAt <= now().addingTimeInterval(60) {
+            route = detour
+        }
         let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)
         let freshness = configuration.freshness
         let rule = service.freshness
@@ -58,8 +69,9 @@ struct PolicyLoop: Sendable {
             return loaded(cached.value, from: cached.entry, rule: rule, servedAs: .fresh)
         case (.normal, let cached?) where reuse == .staleWhileRevalidate:
             await cache.recordUse(.hit, service: endpoint.service, key: key)
+            let route = route
             revalidations.start { [pipeline, cache, logger, now] in
-                await Self.revalidateBehind(endpoint, copy: cached.entry, service: service, request: request, url: url, key: key,
+                await Self.revalidateBehind(endpoint, copy: cached.entry, service: service, request: route.request, url: route.url, key: key,
                                             deadline: ContinuousClock.now.advanced(by: configuration.timeout), pipeline: pipeline,
                                             cache: cache, logger: logger, now: now)
             }
@@ -90,7 +102,7 @@ struct PolicyLoop: Sendable {
                     credential = try await credentials.current(for: service.name, authenticator, deadline: deadline)
                     isIdempotent = true
                 }
-                switch try await pipeline.fetch(endpoint, service: service, request: request, url: url, key: key, deadline: deadline,
+                switch try await pipeline.fetch(endpoint, service: service, request: route.request, url: route.url, key: key, deadline: deadline,
                                                 revalidating: cached?.entry, credential: credential,
                                                 rateLimitReserve: options.rateLimitReserve) {
                 case .body(let result):
@@ -102,7 +114,19 @@ struct PolicyLoop: Sendable {
                 }
             } catch let failure {
                 // A server may echo what it was sent: never show a credential back.
-                error = failure.answered(by: service).redacting(await credentials.secrets)
+                error = failure.answered(by: service).redacting(await credentials.secrets.union(route.request.secrets))
+            }
+            // The service's block page, and another route to the same data: that way at once,
+            // and for its detour memory, with no failure to tell but what the route lacks.
+            if let detour, route.url != detour.url, case .status(let refusal) = error, refusal.isBlockPage {
+                route = detour
+                let observed = now()
+                await cache.storeDetour(DetourState(origin: origin, service: service.name, observedAt: observed,
+                                                    until: observed.addingTimeInterval(service.detourMemory.inSeconds)))
+                await notices.post(Notice(kind: .detour, code: error.code, message: service.detourNotice))
+                logger.debug("block page: taking the other route", metadata: ["request.url": "\(url)", "detour.url": "\(detour.url)"])
+                attempt -= 1
+                continue
             }
             // Once renewal has ended for the run, a refusal is final here too.
             let renewalEnded = usesToken ? await credentials.hasEndedRenewal(for: service.name) : false

@@ -37,14 +37,20 @@ struct RequestPipeline: Sendable {
         // A validator goes back only as a field value can be sent: a damaged file's CR, LF or
         // escape would have the transport refuse the request, every time, and the copy never
         // refreshed. Without it the request is unconditional, and its answer replaces the copy.
+        // Validators go back only to the URL they came from: a copy read by another route (a
+        // service's detour) has the other route's.
+        let copy = copy?.url == url.absoluteString ? copy : nil
         if let etag = copy?.etag, Self.isSendable(etag) { headers.add("If-None-Match", etag) }
         if let lastModified = copy?.lastModified, Self.isSendable(lastModified) { headers.add("If-Modified-Since", lastModified) }
         let requestedAt = now()
-        let (response, finalURL) = try await send(url, service: service, headers: headers, deadline: deadline, credential: credential,
-                                                  rateLimitReserve: rateLimitReserve)
+        var (response, finalURL) = try await send(url, service: service, headers: headers, secretQuery: request.secretQuery,
+                                                  deadline: deadline, credential: credential, rateLimitReserve: rateLimitReserve)
         // A 304 to a request that was not conditional breaks HTTP, but it still says the copy is
         // current, and the copy is here: served, rather than the error.
         if response.status == 304, copy != nil { return .notModified(response, requestedAt: requestedAt) }
+        if let translation = request.translation {
+            response = try Self.translated(response, by: translation, url: finalURL.absoluteString, now: now(), service: service)
+        }
         let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
         let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url, requestHeaders: request.headers,
                                requestedAt: requestedAt, fetchedAt: now())
@@ -57,6 +63,24 @@ struct RequestPipeline: Sendable {
             metadata.describe(entry, policy: configuration.freshness, rule: service.freshness, at: entry.fetchedAt)
         }
         return .body(Loaded(value: value, body: response.body, metadata: metadata))
+    }
+
+    /// An answer in another format, as the JSON it translates to: its status and error body are
+    /// judged first, then its content type (one of the translation's, never an HTML page where
+    /// a feed was asked), then the translation. The answer that goes on is JSON, and is stored so.
+    static func translated(_ response: HTTPResponse, by translation: ResponseTranslation, url: String, now: Date,
+                           service: any Service) throws(ReaderError) -> HTTPResponse {
+        try ResponseValidator.validateStatus(response, url: url, now: now, service: service)
+        guard !response.body.isEmpty else { return response }
+        guard translation.accepts(response.headers["Content-Type"]) else {
+            throw .contentType(ContentTypeFailure(contentType: response.headers["Content-Type"] ?? "no content type", url: url,
+                                                  pageTitle: ResponseValidator.htmlTitle(response.body)))
+        }
+        var translated = response
+        translated.body = try translation.translate(response.body, url)
+        translated.headers.remove("Content-Type")
+        translated.headers.add("Content-Type", "application/json")
+        return translated
     }
 
     /// Whether `value` can be sent as a field value: visible ASCII, spaces and tabs, at most 8 KB.
@@ -89,11 +113,15 @@ struct RequestPipeline: Sendable {
     /// the service reads as an answer (``Service/failure(redirectedTo:from:)``) is that answer. The
     /// credential goes only to its authenticator's origin; `credential` is the one a load already
     /// holds, and without it one is obtained here when the origin needs it.
-    func send(_ url: URL, service: any Service, headers: HeaderFields, deadline: ContinuousClock.Instant,
+    /// `secretQuery` is added to the URL sent to `url`'s own origin only, and is in no URL this
+    /// returns or logs.
+    func send(_ url: URL, service: any Service, headers: HeaderFields, secretQuery: [URLQueryItem] = [], deadline: ContinuousClock.Instant,
               credential: CredentialProvider.Held? = nil, rateLimitReserve: Double = 0) async throws(ReaderError) -> (HTTPResponse, URL) {
         let transport = await self.transport.transportForUse()
         var headers = headers
         var current = url
+        let home = Origin(url)
+        let secretValues = Set(secretQuery.compactMap(\.value).filter { !$0.isEmpty })
         for _ in 0...configuration.maximumRedirects {
             if let authenticator = service.authenticator {
                 // The credential goes only to its origin (scheme, host and port), never to another
@@ -110,7 +138,9 @@ struct RequestPipeline: Sendable {
             let shownURL = logger.logLevel <= .debug ? await logged(current) : ""
             logger.debug("GET", metadata: ["request.url": "\(shownURL)"])
             let response: HTTPResponse
-            do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
+            // A secret in the query goes to its own origin only, as a credential does.
+            let sent = home != nil && Origin(current) == home ? Endpoint<JSONValue>.adding(secretQuery, to: current) : current
+            do { response = try await transport.send(HTTPRequest(url: sent, headers: headers), deadline: deadline) }
             catch { throw .transport(error) }
             if let announced = RateLimitState(origin: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now(),
                                                window: service.rateLimitWindow) {
@@ -135,9 +165,19 @@ struct RequestPipeline: Sendable {
             if case .refuse(let refusal) = Origin.redirect(from: current, to: next) {
                 throw .transport(.redirectRefused(refusal, from: current, to: next))
             }
-            current = next
+            // A Location may echo the secret query: it is taken out, and added again only for its origin.
+            current = secretValues.isEmpty ? next : Self.removing(secretValues, fromQueryOf: next)
         }
         throw .transport(TransportFailure(.tooManyRedirects, host: url.host ?? "", detail: "more than \(configuration.maximumRedirects) redirects"))
+    }
+
+    /// `url` without the query items whose value is one of `secrets`.
+    static func removing(_ secrets: Set<String>, fromQueryOf url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.queryItems else { return url }
+        let kept = items.filter { !secrets.contains($0.value ?? "") }
+        guard kept.count != items.count else { return url }
+        components.queryItems = kept.isEmpty ? nil : kept
+        return components.url ?? url
     }
 
     /// `url` as the debug log shows it, without the credentials held: a redirect's URL is the

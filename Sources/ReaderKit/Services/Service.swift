@@ -77,6 +77,27 @@ public protocol Service: Sendable {
     /// A cheap request that says whether the service answers (``ReaderClient/checkConnectivity(of:timeout:)``).
     /// By default its base URL.
     var probe: Endpoint<JSONValue> { get }
+
+    /// Another route to what `request` asks for, taken when the service answers `request` with
+    /// its block page (``isBlockPage(_:status:)``): the same data in another format, read by a
+    /// ``ResponseTranslation`` into the JSON the endpoint decodes (Reddit's Atom feeds for its
+    /// JSON listings). The load goes that way at once, in the same run, and every load of the
+    /// service at that origin goes that way for ``detourMemory``. Nil when there is none, or the
+    /// service would not take it (by default).
+    func detour(around request: ServiceRequest) -> ServiceRequest?
+
+    /// How long an origin that answered with its block page is read by ``detour(around:)`` at
+    /// once, without asking the first route again. By default a day.
+    var detourMemory: Duration { get }
+
+    /// What a person is told, once, when the service's block page turns a load to its other
+    /// route: what that route lacks. By default a generic sentence.
+    var detourNotice: String { get }
+
+    /// Secrets the service's requests carry besides its authenticator's (a key in the query,
+    /// ``ServiceRequest/secretQuery``), in every form a server might echo them: never shown in a
+    /// message or a log. By default none.
+    var secrets: Set<String> { get }
 }
 
 extension Service {
@@ -97,6 +118,14 @@ extension Service {
     public var authenticator: (any Authenticator)? { nil }
 
     public var probe: Endpoint<JSONValue> { Endpoint(service: name, path: "") }
+
+    public func detour(around request: ServiceRequest) -> ServiceRequest? { nil }
+
+    public var detourMemory: Duration { .seconds(24 * 3600) }
+
+    public var secrets: Set<String> { [] }
+
+    public var detourNotice: String { "\(name) answered with its block page: reading it by its other route instead" }
 }
 
 /// A service's name: lowercase ASCII letters, digits and `-`, starting with a letter, at most 32
@@ -153,12 +182,24 @@ public struct ServiceRequest: Sendable, Equatable {
     public var query: [URLQueryItem]
     /// The headers sent; `Accept: application/json` and ReaderKit's User-Agent are already there.
     public var headers: HeaderFields
+    /// Query items that are a secret (an API key, a private feed's key): sent only to the
+    /// request's own origin (never after a redirect elsewhere), and never part of the cache's
+    /// key, the stored URL, a log line or a message.
+    public var secretQuery: [URLQueryItem]
+    /// How the answer is read when it is not JSON (``ResponseTranslation``); nil for JSON.
+    public var translation: ResponseTranslation?
 
-    public init(path: String, query: [URLQueryItem], headers: HeaderFields) {
+    public init(path: String, query: [URLQueryItem], headers: HeaderFields, secretQuery: [URLQueryItem] = [],
+                translation: ResponseTranslation? = nil) {
         self.path = path
         self.query = query
         self.headers = headers
+        self.secretQuery = secretQuery
+        self.translation = translation
     }
+
+    /// The values of ``secretQuery``: what is redacted wherever the request's URL is shown.
+    var secrets: [String] { secretQuery.compactMap(\.value).filter { !$0.isEmpty } }
 }
 
 /// What an answer's headers say of a rate limit.

@@ -31,7 +31,10 @@ public struct ServiceConfiguration: Sendable {
 
     /// Every secret the services' authenticators hold, in the forms a server may echo them.
     var secrets: Set<String> {
-        byName.values.reduce(into: Set<String>()) { secrets, service in secrets.formUnion(service.authenticator?.secrets ?? []) }
+        byName.values.reduce(into: Set<String>()) { secrets, service in
+            secrets.formUnion(service.authenticator?.secrets ?? [])
+            secrets.formUnion(service.secrets)
+        }
     }
 
     /// A base URL from `environment[variable]`, or `fallback` when it is unset or empty: how a

@@ -101,14 +101,36 @@ extension ReaderClient {
             return check
         }
 
-        // 3. One HTTP request through the pipeline's status check.
+        // 3. One HTTP request through the pipeline's status check: by the service's other route
+        // when its block page turned reads that way (now, or remembered), as a load would go.
         started = ContinuousClock.now
+        let detour = service.detour(around: request).flatMap { detour in
+            Endpoint<JSONValue>.url(of: detour, on: service.baseURL).map { (request: detour, url: $0) }
+        }
+        let origin = Origin(probe)?.description ?? host
+        var route = (request: request, url: probe)
+        // What the cache file remembers is read from a file that exists; none is made for it.
+        if detour != nil, let path = configuration.cachePath, FileManager.default.fileExists(atPath: path) { _ = await cache.open() }
+        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name), remembered.until > now() {
+            route = detour
+        }
         do throws(ReaderError) {
-            let response = try await pipeline.send(probe, service: service, headers: request.headers,
-                                          deadline: ContinuousClock.now.advanced(by: limit)).0
-            try ResponseValidator.validateStatus(response, url: probe.absoluteString, now: now(), service: service)
+            var response: HTTPResponse
+            do throws(ReaderError) {
+                response = try await pipeline.send(route.url, service: service, headers: route.request.headers, secretQuery: route.request.secretQuery,
+                                                   deadline: ContinuousClock.now.advanced(by: limit)).0
+                try ResponseValidator.validateStatus(response, url: route.url.absoluteString, now: now(), service: service)
+            } catch {
+                guard let detour, route.url != detour.url, case .status(let refusal) = error, refusal.isBlockPage else { throw error }
+                route = detour
+                response = try await pipeline.send(route.url, service: service, headers: route.request.headers, secretQuery: route.request.secretQuery,
+                                                   deadline: ContinuousClock.now.advanced(by: limit)).0
+                try ResponseValidator.validateStatus(response, url: route.url.absoluteString, now: now(), service: service)
+            }
+            let other = route.url == probe ? "" : " by its other route (\(route.request.translation?.name ?? "another format")), its first answering with its block page"
+            check.url = route.url.absoluteString
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds,
-                                     detail: "\(response.status) \(HTTPStatusName.phrase(for: response.status)), \(response.body.count) bytes"))
+                                     detail: "\(response.status) \(HTTPStatusName.phrase(for: response.status)), \(response.body.count) bytes\(other)"))
         } catch {
             check.steps.append(.init(step: .request, milliseconds: started.elapsedMilliseconds, detail: "GET \(probe.absoluteString)",
                                      error: error.answered(by: service).redacting(await secrets)))

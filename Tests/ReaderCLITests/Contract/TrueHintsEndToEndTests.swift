@@ -103,7 +103,9 @@ import TestSupport
             request.path.hasSuffix(".json") ? .respond(status: 403, headers: [("Content-Type", "text/html; charset=utf-8")], body: Self.blockPage)
                 : Fixtures.route(request)
         } body: { server in
-            let reader = ReaderProcess(server: server)
+            var reader = ReaderProcess(server: server)
+            // Its JSON API chosen: with the default (auto), reader reads the feeds instead.
+            reader.environment["READER_REDDIT_SOURCE"] = "api"
 
             // When reading posts anonymously.
             let result = try await reader.run("posts", "python")
@@ -113,6 +115,7 @@ import TestSupport
             #expect(result.status == 77, "\(result.stderr)")
             #expect(result.stderr.contains("blocked by network security"), "\(result.stderr)")
             #expect(result.stderr.contains("READER_REDDIT_CLIENT_ID"), "\(result.stderr)")
+            #expect(result.stderr.contains("READER_REDDIT_SOURCE=feed"), "\(result.stderr)")
             #expect(result.stderr.contains("\"Reddit with an app identity\""), "\(result.stderr)")
             #expect(!result.stderr.contains("try later or from another network"), "\(result.stderr)")
             #expect(json.errorJSON?["reason"] as? String == "blocked", "\(json.stderr)")
@@ -131,7 +134,8 @@ import TestSupport
                 ? .respond(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Retry-After", "1")], body: Self.blockPage)
                 : Fixtures.route(request)
         } body: { server in
-            let reader = ReaderProcess(server: server)
+            var reader = ReaderProcess(server: server)
+            reader.environment["READER_REDDIT_SOURCE"] = "api"
             #expect(try await reader.run("posts", "python").status == 0)
             blocked.withLockedValue { $0 = true }
             let before = server.requests.count

@@ -48,9 +48,15 @@ extension Reader {
                                         jsonItem: { raw in
                 .object(["post": raw[0]?["data"]?["children"]?[0]?["data"] ?? .null,
                          "comments": raw[1]?["data"]?["children"] ?? .array([])])
+            }, jsonMeta: { raw in
+                ["source": raw[1]?["data"]?["source"] ?? .string("api")]
             }, render: { page in
                 var lines = CommentTree.header(page.post, now: now, width: width, style: style)
                 lines.append("")
+                // Said once, before them: the feed's comments come flat, and are shown so.
+                if page.comments.isFromFeed, !page.comments.comments.isEmpty {
+                    lines += [style.dim("\(page.comments.comments.count) comments as Reddit's Atom feed gives them: in its order, with no nesting"), ""]
+                }
                 let tree = CommentTree.lines(page.comments.children, depth: 0, now: now, width: width, style: style)
                 lines += tree.isEmpty ? ["no comments yet"] : tree
                 return (lines.joined(separator: "\n"), nil)
@@ -89,8 +95,9 @@ package enum CommentTree {
         let title = TerminalText.wrap(clean(post.title), toWidth: min(width ?? proseWidth, proseWidth), breakingLongWords: true)
             .map(style.bold)
         let age = RelativeAge.describe(from: post.createdUTC, to: now)
-        let meta = metaLines(["r/" + clean(post.subreddit), "u/" + clean(post.author), count(post.score, "point", "points"),
-                              count(post.numComments, "comment", "comments"), "\(age) ago"].map { ($0, style.dim) },
+        // A feed's post has no score and no comment count: left out, never shown as 0.
+        let meta = metaLines(["r/" + clean(post.subreddit), "u/" + clean(post.author), post.score.map { count($0, "point", "points") },
+                              post.numComments.map { count($0, "comment", "comments") }, "\(age) ago"].compactMap { $0 }.map { ($0, style.dim) },
                              indent: "", width: width, style: style)
         var content: [String] = []
         if post.isSelf == true, let text = post.selftext, !text.isEmpty {
@@ -148,8 +155,9 @@ package enum CommentTree {
                               mark: String? = nil) -> [String] {
         let age = RelativeAge.describe(from: comment.createdUTC, to: now)
         // Typed, so that no array of `@Sendable` closures is converted at run time (which traps).
-        var parts: [(String, (String) -> String)] = [("u/" + clean(comment.author), style.cyan), (count(comment.score, "point", "points"), style.dim),
-                                                     ("\(age) ago", style.dim)]
+        var parts: [(String, (String) -> String)] = [("u/" + clean(comment.author), style.cyan)]
+        if let score = comment.score { parts.append((count(score, "point", "points"), style.dim)) }
+        parts.append(("\(age) ago", style.dim))
         if let mark { parts.append((mark, style.bold)) }
         return metaLines(parts, indent: indentation(depth: depth, width: width), width: width, style: style)
     }

@@ -11,8 +11,9 @@ import ReaderTerminal
 /// - While the list is shown, the comments of every post on screen and the next page are
 ///   prefetched in the background, so that opening a post costs no request.
 /// - `+7 new` beside a post's comment count: comments since the post was last opened here.
-/// - `S` cycles the sort; `/` (the ``Browser``'s) filters by title, subreddit or author; `o` opens
-///   the post's link.
+/// - `S` cycles the sort; `/` (the ``Browser``'s) filters by title, subreddit or author; `F`
+///   searches the subreddit (or all of Reddit, from the front page) for the filter's words; `o`
+///   opens the post's link.
 struct PostListScreen: BrowseScreen {
     /// Whose posts these are.
     let listing: RedditBrowsing.Listing
@@ -53,14 +54,17 @@ struct PostListScreen: BrowseScreen {
     var place: [String] {
         let count = loading && posts.isEmpty ? "loading"
             : filter.isEmpty ? "\(posts.count) posts" : "\(visible.count) of \(posts.count) posts"
-        return ["\(title) · \(sort.rawValue) · \(count)", "\(title) · \(sort.rawValue)", title]
+        let sort = if case .search = listing { "relevance" } else { self.sort.rawValue }
+        return ["\(title) · \(sort) · \(count)", "\(title) · \(sort)", title]
     }
 
     var hasContent: Bool { !posts.isEmpty }
     var service: ServiceName? { RedditService.name }
     var filters: Bool { true }
     var keys: [KeyHelp] {
-        [KeyHelp("S", "sort: hot, new, top, rising, controversial"), KeyHelp("o", "open the post's link ($BROWSER)")]
+        [KeyHelp("S", "sort: hot, new, top, rising, controversial"),
+         KeyHelp("F", "search Reddit for the / filter's words (this subreddit's posts)"),
+         KeyHelp("o", "open the post's link ($BROWSER)")]
     }
 
     /// The selected post, if any.
@@ -110,6 +114,16 @@ struct PostListScreen: BrowseScreen {
         case .character("o"):
             guard let post = selectedPost else { return [] }
             return [.open(url: post.url ?? "https://www.reddit.com" + post.permalink)]
+        case .character("F"):
+            // `/` filters what is loaded; `F` asks Reddit for the same words, in a list of its own.
+            let words = filter.trimmingCharacters(in: .whitespaces)
+            guard !words.isEmpty else { return [.say("type / and the words first: F searches Reddit for them")] }
+            let scope: String? = switch listing {
+            case .subreddit(let name): name
+            case .search(_, let name): name
+            case .user: nil
+            }
+            return [.push(PostListScreen(.search(words, in: scope), reddit: reddit))]
         case .character("S"):
             let sorts = listing.sorts
             sort = sorts[((sorts.firstIndex(of: sort) ?? 0) + 1) % sorts.count]
@@ -164,8 +178,8 @@ struct PostListScreen: BrowseScreen {
             guard let visits = answer.payload as? [Visit?], visits.count == posts.count else { return [] }
             newComments = [:]
             for (post, visit) in zip(posts, visits) {
-                guard let before = visit?.itemCount, post.numComments > before else { continue }
-                newComments[post.id] = post.numComments - before
+                guard let before = visit?.itemCount, let now = post.numComments, now > before else { continue }
+                newComments[post.id] = now - before
             }
             return []
         default:

@@ -83,7 +83,9 @@ struct PostScreen: BrowseScreen {
     var place: [String] {
         let shownPost = page?.post ?? post
         let subreddit = "r/" + CommentTree.clean(shownPost.subreddit)
-        let comments = CommentTree.count(shownPost.numComments, "comment", "comments")
+        // A feed's post has no count: what is loaded is said, never a number made up.
+        let comments = shownPost.numComments.map { CommentTree.count($0, "comment", "comments") }
+            ?? page.map { CommentTree.count($0.comments.comments.count, "comment", "comments") + " in the feed" } ?? "comments"
         let new = newCount > 0 ? " · \(newCount) new" : ""
         return ["\(subreddit) · \(CommentTree.clean(shownPost.title)) · \(comments)\(new)",
                 "\(subreddit) · \(comments)\(new)", subreddit]
@@ -130,7 +132,7 @@ struct PostScreen: BrowseScreen {
             render(in: layout)
             guard !visitRecorded else { return [] }
             visitRecorded = true
-            return [.run(id: "visit", reddit.recordVisit(to: post.id, comments: page.post.numComments))]
+            return [.run(id: "visit", reddit.recordVisit(to: post.id, comments: page.post.numComments ?? page.comments.comments.count))]
         case "visit":
             guard let visit = answer.payload as? Visit? else { return [] }
             previousVisit = visit
@@ -205,6 +207,11 @@ struct PostScreen: BrowseScreen {
         guard let page else { return }
         renderedWidth = layout.columns
         postRows = Self.rows(of: page.post, now: layout.now, width: renderedWidth)
+        // Said once, above them: a feed's comments come flat, and are shown so.
+        if page.comments.isFromFeed, !page.comments.comments.isEmpty {
+            postRows += [Row(text: "", style: .plain),
+                         Row(text: "comments as Reddit's Atom feed gives them: in its order, with no nesting", style: Self.metaStyle)]
+        }
         blocks = CommentTree.blocks(page.comments.children, depth: 0, now: layout.now, width: renderedWidth, style: .plain)
         for index in blocks.indices {
             guard let comment = blocks[index].comment, isNew(comment) || folded.contains(comment.id) else { continue }

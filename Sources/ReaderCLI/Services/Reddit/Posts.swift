@@ -3,6 +3,16 @@ import Foundation
 import ReaderKit
 
 extension Reddit.Sort: ExpressibleByArgument {}
+
+/// `--sort` of `reader posts`: a listing's sorts, and a search's.
+package enum PostSort: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case hot, new, top, rising, controversial, relevance, comments
+
+    /// The listing's sort; nil for a sort only a search has.
+    var listing: Reddit.Sort? { Reddit.Sort(rawValue: rawValue) }
+    /// The search's sort; nil for a sort only a listing has.
+    var search: Reddit.SearchSort? { Reddit.SearchSort(rawValue: rawValue) }
+}
 extension Reddit.TimeRange: ExpressibleByArgument {}
 
 extension Reader {
@@ -12,9 +22,11 @@ extension Reader {
 
         package static let configuration = CommandConfiguration(
             commandName: "posts",
-            abstract: "List the posts of a subreddit, of the front page, or of a user.",
+            abstract: "List the posts of a subreddit, of the front page, or of a user, or search them.",
             discussion: """
-                Reads https://www.reddit.com (or $READER_REDDIT_URL)/r/SUBREDDIT/SORT.json.
+                Reads https://www.reddit.com (or $READER_REDDIT_URL)/r/SUBREDDIT/SORT.json, or, when Reddit \
+                turns its JSON API away (reddit.source auto or feed), its Atom feed /r/SUBREDDIT/SORT/.rss, \
+                which gives no scores and no comment counts.
                 """)
 
         static let examples = [
@@ -22,6 +34,7 @@ extension Reader {
             "reader posts swift+rust --sort top --time week --limit 50",
             "reader posts --user spez --pages 3",
             "reader posts python --after t3_2xmo63",
+            "reader posts python --search \"type hints\" --sort top --time year",
         ]
 
         @Argument(help: "A subreddit such as swift (or r/swift, or swift+rust). When left out: the config file's subreddits, else the front page.")
@@ -30,8 +43,11 @@ extension Reader {
         @Option(help: ArgumentHelp("A user whose submissions to list, instead of a subreddit (spez or u/spez).", valueName: "name"))
         var user: String?
 
-        @Option(help: "How posts are sorted (default: hot; new for --user).")
-        var sort: Reddit.Sort?
+        @Option(help: ArgumentHelp("Search for posts that match this text: in the subreddit, or in all of Reddit without one.", valueName: "text"))
+        var search: String?
+
+        @Option(help: "How posts are sorted: hot, new, top, rising or controversial (default: hot; new for --user); for --search relevance (the default), hot, top, new or comments.")
+        var sort: PostSort?
 
         @Option(help: "The period, with --sort top or controversial.")
         var time: Reddit.TimeRange?
@@ -49,12 +65,24 @@ extension Reader {
 
         package func validate() throws {
             guard subreddit == nil || user == nil else { throw ValidationError("give a subreddit or --user, not both") }
+            guard search == nil || user == nil else { throw ValidationError("--search reads a subreddit or all of Reddit, not a user's posts") }
+            if let sort, search != nil, sort.search == nil {
+                throw ValidationError("--sort \(sort.rawValue) does not go with --search: use relevance, hot, top, new or comments")
+            }
+            if let sort, search == nil, sort.listing == nil {
+                throw ValidationError("--sort \(sort.rawValue) goes with --search only: use hot, new, top, rising or controversial")
+            }
             guard (1...20).contains(pages) else { throw ValidationError("--pages must be from 1 to 20, got \(pages)") }
             do { _ = try endpoint(after: after) } catch { throw ValidationError(CLIWording.message(of: error)) }
         }
 
         /// - Parameter defaultSubreddits: read when no subreddit and no user is given (the config file's).
         private func endpoint(after: String?, defaultSubreddits: [String] = []) throws(ReaderError) -> Endpoint<RedditListing> {
+            // A search without a subreddit searches all of Reddit, not the config file's subreddits.
+            if let search {
+                return try Reddit.search(search, subreddit: subreddit, sort: sort?.search ?? .relevance, time: time, limit: limit, after: after)
+            }
+            let sort = sort?.listing
             if let user { return try Reddit.userPosts(user: user, sort: sort ?? .new, time: time, limit: limit, after: after) }
             let fallback = defaultSubreddits.isEmpty ? nil : defaultSubreddits.joined(separator: "+")
             return try Reddit.posts(subreddit: subreddit ?? fallback, sort: sort ?? .hot, time: time, limit: limit, after: after)
@@ -65,7 +93,7 @@ extension Reader {
             let settings = try options.settings()
             let defaults = settings.of(RedditService.name).list("reddit.subreddits")
             // Posts of a subreddit asked for by name (here or as the config's default) are never hidden by subreddit.
-            let requested = Set((subreddit?.split(separator: "+").map(String.init) ?? (user == nil ? defaults : [])))
+            let requested = Set((subreddit?.split(separator: "+").map(String.init) ?? (user == nil && search == nil ? defaults : [])))
             let filter = RedditPlugin.postFilter(settings.of(RedditService.name))
             let progress = ProgressLine("reading \(pages) pages", enabled: pages > 1 && isatty(STDERR_FILENO) == 1)
             let loaded = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
@@ -84,20 +112,23 @@ extension Reader {
                     guard case .string(let subreddit)? = data["subreddit"], case .string(let title)? = data["title"] else { return true }
                     return !filter.hides(subreddit: subreddit, title: title, requested: requested)
                 }
-                return (shown, ["after": raw["data"]?["after"] ?? .null])
+                // Where the page came from: Reddit's JSON API, or its feed (no scores, no comment counts).
+                return (shown, ["after": raw["data"]?["after"] ?? .null, "source": raw["data"]?["source"] ?? .string("api")])
             }, render: { listings in
                 let all = listings.flatMap { (listing: RedditListing) in listing.posts }
                 let posts = all.filter { !filter.hides($0, requested: requested) }
                 let table = Self.table(posts, now: now)
                 let last = listings.last?.after.map { TerminalText.sanitise($0, maxLength: 40) }
                 let hidden = all.count - posts.count
-                let footer = [hidden > 0 ? "\(hidden) hidden by the config file's filters" : nil, last.map { "more: --after \($0)" }]
+                let fromFeed = listings.contains(where: \.isFromFeed)
+                    ? "read from Reddit's Atom feed, which gives no scores and no comment counts" : nil
+                let footer = [fromFeed, hidden > 0 ? "\(hidden) hidden by the config file's filters" : nil, last.map { "more: --after \($0)" }]
                     .compactMap { $0 }.joined(separator: "\n")
                 return (posts.isEmpty ? "no posts" : table.render(width: Terminal.outputWidth(), style: style) { column, text in
-                    switch column {
-                    case 0: style.yellow(text)
-                    case 3: style.cyan(text)
-                    case 4, 2: style.dim(text)
+                    switch table.columns[column].title {
+                    case "SCORE": style.yellow(text)
+                    case "SUBREDDIT": style.cyan(text)
+                    case "AUTHOR", "AGE": style.dim(text)
                     default: text
                     }
                 }, footer.isEmpty ? nil : footer)
@@ -117,21 +148,25 @@ extension Reader {
 
         /// - Parameter newComments: comments since the last visit, by post id (`browse` shows
         ///   `12 +7 new`).
+        /// Posts that carry no score and no comment count (Reddit's feeds) have those two columns
+        /// left out, never filled with numbers made up; one post without them among others shows `–`.
         package static func table(_ posts: [RedditPost], now: Date, newComments: [String: Int] = [:]) -> Table {
+            let counted = posts.isEmpty || posts.contains { $0.score != nil || $0.numComments != nil }
             let rows = posts.map { post in
-                [Compact.number(post.score), Compact.number(post.numComments) + (newComments[post.id].map { " +\(Compact.number($0)) new" } ?? ""),
-                 RelativeAge.describe(from: post.createdUTC, to: now),
-                 "r/" + post.subreddit, "u/" + post.author, post.id,
-                 TerminalText.decodingHTMLEntities(post.title)]
+                (counted ? [post.score.map(Compact.number) ?? "–",
+                            (post.numComments.map(Compact.number) ?? "–") + (newComments[post.id].map { " +\(Compact.number($0)) new" } ?? "")] : [])
+                + [RelativeAge.describe(from: post.createdUTC, to: now),
+                   "r/" + post.subreddit, "u/" + post.author, post.id,
+                   TerminalText.decodingHTMLEntities(post.title)]
             }
             // Give-way order on a narrow terminal (README, "What it looks like"): the title
             // shrinks to its minimum, then SUBREDDIT and AUTHOR to 10 cells; then AUTHOR,
             // COMMENTS, AGE and SUBREDDIT are left out in that order (on a front page the
             // subreddit says more than the age). SCORE, ID (what `reader comments` takes) and
             // TITLE always stay.
-            return Table(columns: [
-                .init(title: "SCORE", alignRight: true),
-                .init(title: "COMMENTS", alignRight: true, dropOrder: 2),
+            let counts: [Table.Column] = counted
+                ? [.init(title: "SCORE", alignRight: true), .init(title: "COMMENTS", alignRight: true, dropOrder: 2)] : []
+            return Table(columns: counts + [
                 .init(title: "AGE", alignRight: true, dropOrder: 3),
                 .init(title: "SUBREDDIT", maximumWidth: 16, minimumWidth: 10, dropOrder: 4),
                 .init(title: "AUTHOR", maximumWidth: 16, minimumWidth: 10, dropOrder: 1),

@@ -21,6 +21,8 @@ struct RedditBrowsing: Sendable {
         case subreddit(String?)
         /// A user's submissions.
         case user(String)
+        /// A search, in a subreddit or in all of Reddit, by relevance (`reader posts --search`).
+        case search(String, in: String?)
 
         /// The sort a list starts with, as `reader posts` (`new` for a user).
         var defaultSort: Reddit.Sort {
@@ -28,18 +30,24 @@ struct RedditBrowsing: Sendable {
             return .hot
         }
 
-        /// The sorts `S` cycles through, from the first: a user's posts have no `rising`.
+        /// The sorts `S` cycles through, from the first: a user's posts have no `rising`; a
+        /// search stays by relevance.
         var sorts: [Reddit.Sort] {
-            if case .user = self { return Reddit.Sort.allCases.filter { $0 != .rising } }
-            return Reddit.Sort.allCases
+            switch self {
+            case .user: Reddit.Sort.allCases.filter { $0 != .rising }
+            case .search: [defaultSort]
+            case .subreddit: Reddit.Sort.allCases
+            }
         }
 
-        /// `r/python`, `u/spez`, `front page`.
+        /// `r/python`, `u/spez`, `front page`, `"type hints" in r/python`.
         var title: String {
             switch self {
             case .subreddit(let name?): "r/" + name
             case .subreddit(nil): "front page"
             case .user(let name): "u/" + name
+            case .search(let query, let name):
+                "\"\(TerminalText.sanitise(query, maxLength: 40))\" in " + (name.map { "r/" + $0 } ?? "all of Reddit")
             }
         }
     }
@@ -50,6 +58,7 @@ struct RedditBrowsing: Sendable {
         switch listing {
         case .subreddit(let subreddit): try Reddit.posts(subreddit: subreddit, sort: sort, time: nil, limit: pageSize, after: after)
         case .user(let user): try Reddit.userPosts(user: user, sort: sort, time: nil, limit: pageSize, after: after)
+        case .search(let query, let subreddit): try Reddit.search(query, subreddit: subreddit, sort: .relevance, limit: pageSize, after: after)
         }
     }
 

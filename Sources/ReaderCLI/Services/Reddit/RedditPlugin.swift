@@ -22,6 +22,16 @@ struct RedditPlugin: ServicePlugin {
             ServiceSetting(key: "reddit.client-secret", variable: "READER_REDDIT_CLIENT_SECRET",
                            summary: "The app's secret (a script or web app has one; an installed app none).",
                            kind: .secret(of: "reddit.client-id", check: { RedditCredentials.secretProblem($0).map { "is not a Reddit client secret: " + $0 } })),
+            ServiceSetting(key: "reddit.source", variable: "READER_REDDIT_SOURCE",
+                           summary: "How Reddit is read: api (its JSON API), feed (its Atom feeds: no scores, comment counts or nesting), or auto (the API, then the feeds when Reddit turns the API away).",
+                           kind: .choice(values: Reddit.Source.allCases.map(\.rawValue), default: Reddit.Source.auto.rawValue)),
+            ServiceSetting(key: "reddit.feed-user", variable: "READER_REDDIT_FEED_USER",
+                           summary: "The Reddit user whose private feed key is reddit.feed-key.",
+                           kind: .identity(check: { name in (try? Reddit.validatedUser(name)) == nil ? "is not a Reddit user name: use 3 to 20 letters, digits, _ or -" : nil },
+                                           unset: "none (the feeds are read anonymously)")),
+            ServiceSetting(key: "reddit.feed-key", variable: "READER_REDDIT_FEED_KEY",
+                           summary: "A private feed key (reddit.com/prefs/feeds, feed=KEY): the feeds as that user, their own front page, a laxer rate limit.",
+                           kind: .secret(of: "reddit.feed-user", check: { RedditFeedKey.keyProblem($0).map { "is not a Reddit feed key: " + $0 } })),
             ServiceSetting(key: "reddit.subreddits", summary: "What 'reader posts' reads without a subreddit, and 'reader sync' syncs.",
                            kind: .list(check: { names throws(SettingProblem) in
                                let checked = try Self.subreddits(names)
@@ -52,10 +62,14 @@ struct RedditPlugin: ServicePlugin {
     }
 
     func service(from settings: ServiceSettings) throws(ReaderError) -> any Service {
-        RedditService(publicBaseURL: settings.url("reddit.url"), oauthBaseURL: settings.url("reddit.oauth-url"),
-                      credentials: settings.text("reddit.client-id").map {
-                          RedditCredentials(clientID: $0, clientSecret: settings.text("reddit.client-secret"))
-                      })
+        let feedKey = settings.text("reddit.feed-key").flatMap { key in
+            settings.text("reddit.feed-user").flatMap { RedditFeedKey(key: key, user: $0) }
+        }
+        return RedditService(publicBaseURL: settings.url("reddit.url"), oauthBaseURL: settings.url("reddit.oauth-url"),
+                             credentials: settings.text("reddit.client-id").map {
+                                 RedditCredentials(clientID: $0, clientSecret: settings.text("reddit.client-secret"))
+                             },
+                             source: settings.text("reddit.source").flatMap(Reddit.Source.init(rawValue:)) ?? .auto, feedKey: feedKey)
     }
 
     /// The posts the settings hide.
@@ -106,6 +120,8 @@ struct RedditPlugin: ServicePlugin {
         }
     }
 
+    var detourDescription: String? { "read through its Atom feeds (no scores, comment counts or nesting)" }
+
     var credential: CredentialWording? {
         CredentialWording(
             anonymous: "read anonymously (no READER_REDDIT_CLIENT_ID)",
@@ -137,7 +153,7 @@ struct RedditPlugin: ServicePlugin {
         case "quarantined": "it cannot be read anonymously; reader does not opt in for you"
         case "forbidden" where withCredential, "blocked" where withCredential: refusedAnyway
         case "forbidden": "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network"
-        case "blocked": "Reddit lets in readers with an app identity: \(appIdentity)"
+        case "blocked": "READER_REDDIT_SOURCE=feed reads Reddit's Atom feeds, which it still serves (no scores or comment counts); or \(appIdentity) (new apps need Reddit's approval)"
         case "too_many_requests": "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
         case "unauthorized": "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
         default: nil

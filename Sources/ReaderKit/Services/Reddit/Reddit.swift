@@ -26,6 +26,33 @@ public enum Reddit {
         public var wireValue: String { self == .best ? "confidence" : rawValue }
     }
 
+    /// Which way Reddit is read (``RedditService/source``).
+    public enum Source: String, Sendable, CaseIterable, Codable {
+        /// Its JSON API: scores, comment counts and comment trees.
+        case api
+        /// Its Atom feeds (``RedditFeed``): no score, no comment count, comments flat; what
+        /// anonymous readers can still read.
+        case feed
+        /// The JSON API with an app identity; without one, the JSON API until Reddit answers it
+        /// with its block page, then the feeds at once, and for a day after.
+        case auto
+
+        /// Reads `READER_REDDIT_SOURCE`; ``auto`` when it is not set.
+        /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for another word.
+        public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> Source {
+            guard let text = environment["READER_REDDIT_SOURCE"], !text.isEmpty else { return .auto }
+            guard let source = Source(rawValue: text) else {
+                throw .invalidConfiguration("READER_REDDIT_SOURCE must be one of api, feed, auto, got \"\(TerminalText.sanitise(text, maxLength: 40))\"")
+            }
+            return source
+        }
+    }
+
+    /// How a search's results are sorted.
+    public enum SearchSort: String, Sendable, CaseIterable, Codable {
+        case relevance, hot, top, new, comments
+    }
+
     /// The most posts or comments Reddit returns in one request.
     public static let maximumLimit = 100
 
@@ -67,6 +94,34 @@ public enum Reddit {
         var query = try listingQuery(sort: sort, time: time, limit: limit, after: after)
         query.insert(URLQueryItem(name: "sort", value: sort.rawValue), at: 0)
         return Endpoint(service: RedditService.name, path: "user/\(name)/submitted.json", query: query)
+    }
+
+    /// Posts that match `query`: in one subreddit (or several joined by `+`), or all of Reddit
+    /// when `subreddit` is nil: `r/{subreddit}/search.json?q=…&restrict_sr=1&sort=…&t=…`.
+    /// - Parameters:
+    ///   - query: what to search for, 1 to 512 characters.
+    ///   - subreddit: where to search; nil for all of Reddit.
+    ///   - sort: relevance, hot, top, new or comments.
+    ///   - time: the period searched (any sort).
+    ///   - limit: 1 to 100.
+    ///   - after: the fullname (`t3_abc`) of the post the page starts after.
+    /// - Throws: ``ReaderError/invalidArgument(_:)`` for an empty or overlong query, or as
+    ///   ``posts(subreddit:sort:time:limit:after:)``.
+    public static func search(_ query: String, subreddit: String? = nil, sort: SearchSort = .relevance, time: TimeRange? = nil,
+                              limit: Int = 25, after: String? = nil) throws(ReaderError) -> Endpoint<RedditListing> {
+        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...512).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidArgument("\(name: "search") takes 1 to 512 characters of text, got \(trimmed.count)")
+        }
+        // The period goes with any sort in a search: Reddit reads `t` for each.
+        var items = try listingQuery(sort: .top, time: time, limit: limit, after: after)
+        items.insert(contentsOf: [URLQueryItem(name: "q", value: trimmed), URLQueryItem(name: "sort", value: sort.rawValue)], at: 0)
+        guard let subreddit else {
+            return Endpoint(service: RedditService.name, path: "search.json", query: items)
+        }
+        let name = try validatedSubreddit(subreddit)
+        items.insert(URLQueryItem(name: "restrict_sr", value: "1"), at: 1)
+        return Endpoint(service: RedditService.name, path: "r/\(name)/search.json", query: items)
     }
 
     /// A post and its comment tree: `comments/{id}.json?sort=…&depth=…&limit=…`.

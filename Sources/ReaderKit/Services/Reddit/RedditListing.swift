@@ -10,11 +10,15 @@ public struct RedditListing: Codable, Sendable, Hashable {
     public var before: String?
     /// The things on this page, in Reddit's order.
     public var children: [RedditThing]
+    /// Whether the page was read from Reddit's Atom feed (``RedditFeed``) rather than its JSON
+    /// API: then its posts have no score and no comment count, and its comments no nesting.
+    public var isFromFeed: Bool
 
-    public init(after: String? = nil, before: String? = nil, children: [RedditThing]) {
+    public init(after: String? = nil, before: String? = nil, children: [RedditThing], isFromFeed: Bool = false) {
         self.after = after
         self.before = before
         self.children = children
+        self.isFromFeed = isFromFeed
     }
 
     /// The posts on this page, skipping things of other kinds.
@@ -28,7 +32,7 @@ public struct RedditListing: Codable, Sendable, Hashable {
     }
 
     private enum Envelope: String, CodingKey { case kind, data }
-    private enum DataKeys: String, CodingKey { case after, before, children }
+    private enum DataKeys: String, CodingKey { case after, before, children, source }
 
     public init(from decoder: any Decoder) throws {
         let envelope = try decoder.container(keyedBy: Envelope.self)
@@ -41,6 +45,7 @@ public struct RedditListing: Codable, Sendable, Hashable {
         after = try data.decodeIfPresent(String.self, forKey: .after)
         before = try data.decodeIfPresent(String.self, forKey: .before)
         children = try data.decode([RedditThing].self, forKey: .children)
+        isFromFeed = (try? data.decodeIfPresent(String.self, forKey: .source)) == RedditFeed.sourceName
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -50,6 +55,7 @@ public struct RedditListing: Codable, Sendable, Hashable {
         try data.encode(after, forKey: .after)
         try data.encode(before, forKey: .before)
         try data.encode(children, forKey: .children)
+        if isFromFeed { try data.encode(RedditFeed.sourceName, forKey: .source) }
     }
 }
 

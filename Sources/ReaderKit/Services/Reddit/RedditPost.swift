@@ -11,8 +11,10 @@ public struct RedditPost: Codable, Sendable, Hashable {
     public var title: String
     public var author: String
     public var subreddit: String
-    public var score: Int
-    public var numComments: Int
+    /// Its score; nil when the answer gave none (Reddit's feeds give no score).
+    public var score: Int?
+    /// How many comments it has; nil when the answer gave no count (Reddit's feeds give none).
+    public var numComments: Int?
     /// When the post was made; Reddit sends epoch seconds.
     public var createdUTC: Date
     public var permalink: String
@@ -25,8 +27,8 @@ public struct RedditPost: Codable, Sendable, Hashable {
     public var upvoteRatio: Double?
 
     public init(
-        id: String, name: String, title: String, author: String, subreddit: String, score: Int,
-        numComments: Int, createdUTC: Date, permalink: String, url: String? = nil, domain: String? = nil,
+        id: String, name: String, title: String, author: String, subreddit: String, score: Int?,
+        numComments: Int?, createdUTC: Date, permalink: String, url: String? = nil, domain: String? = nil,
         selftext: String? = nil, isSelf: Bool? = nil, over18: Bool? = nil, stickied: Bool? = nil,
         upvoteRatio: Double? = nil
     ) {
@@ -54,8 +56,8 @@ public struct RedditPost: Codable, Sendable, Hashable {
         author = try container.decode(String.self, forKey: .author)
         subreddit = try container.decode(String.self, forKey: .subreddit)
         // Bounded where they enter: the table and the comment header do arithmetic on them.
-        score = try container.decode(Int.self, forKey: .score, within: OutsideNumbers.score)
-        numComments = try container.decode(Int.self, forKey: .numComments, within: OutsideNumbers.count)
+        score = try container.decodeIfPresent(Int.self, forKey: .score, within: OutsideNumbers.score)
+        numComments = try container.decodeIfPresent(Int.self, forKey: .numComments, within: OutsideNumbers.count)
         createdUTC = try container.decode(Date.self, forKey: .createdUTC)
         permalink = try container.decode(String.self, forKey: .permalink)
         url = try container.decodeIfPresent(String.self, forKey: .url)
@@ -73,7 +75,8 @@ public struct RedditComment: Codable, Sendable, Hashable {
     public var id: String
     public var author: String
     public var body: String
-    public var score: Int
+    /// Its score; nil when the answer gave none (Reddit's feeds give no score).
+    public var score: Int?
     public var createdUTC: Date
     /// The replies; Reddit sends `""` rather than a listing when there are none.
     public var replies: RedditListing?
@@ -91,7 +94,7 @@ public struct RedditComment: Codable, Sendable, Hashable {
         id = try container.decode(String.self, forKey: .id)
         author = try container.decode(String.self, forKey: .author)
         body = try container.decode(String.self, forKey: .body)
-        score = try container.decode(Int.self, forKey: .score, within: OutsideNumbers.score)
+        score = try container.decodeIfPresent(Int.self, forKey: .score, within: OutsideNumbers.score)
         createdUTC = try container.decode(Date.self, forKey: .createdUTC)
         // Reddit nests no deeper than it is asked to (reader asks for at most 10 levels). A
         // deeper tree is cut here: decoding each level costs the length of the coding path, so

@@ -26,6 +26,13 @@ public struct RedditService: Service {
     public var credentials: RedditCredentials?
     /// Its freshness settings; ``defaultFreshness`` unless given.
     public var freshness: FreshnessPolicy.Rule
+    /// Which way Reddit is read: its JSON API, its Atom feeds, or the API until it turns reader
+    /// away (``Reddit/Source/auto``, the default).
+    public var source: Reddit.Source
+    /// A signed-in user's private feed key (reddit.com/prefs/feeds) and that user's name: every
+    /// feed request carries them (to Reddit's origin only), which lifts the rate limit anonymous
+    /// feed readers meet and makes the front page's feed that user's own. A secret.
+    public var feedKey: RedditFeedKey?
 
     /// Reddit's freshness settings: a heuristic of a minute, and a floor of a minute
     /// (``FreshnessPolicy/Rule/minimumLifetime``) on the `max-age=0, must-revalidate` it sends on
@@ -35,21 +42,44 @@ public struct RedditService: Service {
     public static let defaultFreshness = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
 
     public init(publicBaseURL: URL = defaultBaseURL, oauthBaseURL: URL = defaultOAuthBaseURL, credentials: RedditCredentials? = nil,
-                freshness: FreshnessPolicy.Rule = defaultFreshness) {
+                freshness: FreshnessPolicy.Rule = defaultFreshness, source: Reddit.Source = .auto, feedKey: RedditFeedKey? = nil) {
         self.publicBaseURL = publicBaseURL
         self.oauthBaseURL = oauthBaseURL
         self.credentials = credentials
         self.freshness = freshness
+        self.source = source
+        self.feedKey = feedKey
     }
 
-    /// The OAuth host with credentials, the public site without.
-    public var baseURL: URL { credentials == nil ? publicBaseURL : oauthBaseURL }
+    /// Whether requests go with the app's token: an identity is set, and the feeds are not chosen.
+    var usesToken: Bool { credentials != nil && source != .feed }
+
+    /// The OAuth host with credentials, the public site without (and for the feeds).
+    public var baseURL: URL { usesToken ? oauthBaseURL : publicBaseURL }
 
     public func adapt(_ request: inout ServiceRequest) {
         request.headers.remove("User-Agent")
         request.headers.add("User-Agent", Reddit.userAgent)
         // The OAuth host serves the same listings without the `.json` the public site needs.
-        if credentials != nil, request.path.hasSuffix(".json") { request.path.removeLast(5) }
+        if usesToken, request.path.hasSuffix(".json") { request.path.removeLast(5) }
+        if source == .feed, let feed = RedditFeed.request(for: request, key: feedKey?.key, user: feedKey?.user) { request = feed }
+    }
+
+    /// The feed of the same listing, when Reddit's JSON API answers an anonymous reader with its
+    /// block page (``Reddit/Source/auto`` without an app identity).
+    public func detour(around request: ServiceRequest) -> ServiceRequest? {
+        guard source == .auto, credentials == nil else { return nil }
+        return RedditFeed.request(for: request, key: feedKey?.key, user: feedKey?.user)
+    }
+
+    public var detourNotice: String {
+        "Reddit's JSON API turned this anonymous reader away (its block page): reading Reddit's Atom feeds instead, for the next 24 hours; they give no scores, no comment counts and no nesting of comments (Reddit.Source chooses the way)"
+    }
+
+    /// The feed key, as sent and as a server may echo it (percent-encoded).
+    public var secrets: Set<String> {
+        guard let key = feedKey?.key else { return [] }
+        return [key, Endpoint<JSONValue>.percentEncode(key)]
     }
 
     public func rateLimit(in headers: HeaderFields) -> RateLimitAnnouncement? {
@@ -96,7 +126,7 @@ public struct RedditService: Service {
     public var probe: Endpoint<JSONValue> { Reddit.probe }
 
     public var authenticator: (any Authenticator)? {
-        guard let credentials, let origin = Origin(oauthBaseURL) else { return nil }
+        guard usesToken, let credentials, let origin = Origin(oauthBaseURL) else { return nil }
         return RedditAuthenticator(credentials: credentials, origin: origin, publicBaseURL: publicBaseURL)
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A signed-in Reddit user's private feed key and name (reddit.com/prefs/feeds shows feed URLs
+/// with `?feed=KEY&user=NAME`): carried by every feed request, to Reddit's origin only. The key
+/// reads that account's private feeds: it is a secret, never shown, logged, stored in the cache
+/// file, or part of a cache key.
+public struct RedditFeedKey: Sendable, Hashable, CustomStringConvertible {
+    public var key: String
+    public var user: String
+
+    /// A key and user; nil when either is not one Reddit gives (``keyProblem(_:)``, ``Reddit/validatedUser(_:)``).
+    public init?(key: String, user: String) {
+        guard Self.keyProblem(key) == nil, let name = try? Reddit.validatedUser(user) else { return nil }
+        self.key = key
+        self.user = name
+    }
+
+    /// What is wrong with `key` as a feed key, or nil: Reddit's are 40 hex digits; anything of
+    /// 8 to 128 letters, digits, `-` and `_` is taken, so that a longer key of the future works.
+    public static func keyProblem(_ key: String) -> String? {
+        guard (8...128).contains(key.utf8.count) else { return "must be 8 to 128 characters (Reddit's are 40), got \(key.utf8.count)" }
+        guard key.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }) else {
+            return "must hold only letters, digits, - and _"
+        }
+        return nil
+    }
+
+    /// Reads `READER_REDDIT_FEED_KEY` and `READER_REDDIT_FEED_USER`; nil when no key is set.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a key without a user, or either not
+    ///   one Reddit gives (the message never shows the key).
+    public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> RedditFeedKey? {
+        let key = environment["READER_REDDIT_FEED_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let user = environment["READER_REDDIT_FEED_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let key else { return nil }
+        guard let user else { throw .invalidConfiguration("READER_REDDIT_FEED_KEY is set but READER_REDDIT_FEED_USER is not: set both, or neither") }
+        if let problem = keyProblem(key) { throw .invalidConfiguration("READER_REDDIT_FEED_KEY is not a Reddit feed key: \(problem)") }
+        guard let feedKey = RedditFeedKey(key: key, user: user) else {
+            throw .invalidConfiguration("READER_REDDIT_FEED_USER is not a Reddit user name: use 3 to 20 letters, digits, _ or -")
+        }
+        return feedKey
+    }
+
+    /// Never the key.
+    public var description: String { "feed key of u/\(user)" }
+}

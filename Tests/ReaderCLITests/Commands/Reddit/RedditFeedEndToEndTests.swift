@@ -1,0 +1,197 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import TestSupport
+
+/// Reddit for a reader its JSON API turns away: a loopback Reddit that answers every `.json` with
+/// its block page and its feeds with the real recorded ones. `reader` reads through the feeds at
+/// once, in the same run, says once what they lack, and goes straight to them afterwards.
+@Suite(.processSlot) struct RedditFeedEndToEndTests {
+    static let blockPage = Array("""
+        <!doctype html><html><head><title>Reddit - Blocked</title></head><body>
+        <h1>You've been blocked by network security.</h1>
+        <p>To continue, log in to your Reddit account or use your developer token</p></body></html>
+        """.utf8)
+
+    static func feed(_ name: String) -> TestServer.Reply {
+        .respond(status: 200, headers: [("Content-Type", "application/atom+xml; charset=UTF-8")], body: Fixtures.bytes("reddit-atom/\(name)"))
+    }
+
+    /// Reddit as anonymous readers meet it since May 2026.
+    static func blockedReddit(_ request: TestServer.Request) -> TestServer.Reply {
+        if request.path.hasSuffix(".json") {
+            return .respond(status: 403, headers: [("Content-Type", "text/html; charset=utf-8")], body: blockPage)
+        }
+        switch request.path {
+        case "/r/worldnews/.rss": return feed("listing_hot_r_worldnews_www_2026.xml")
+        case "/r/LocalLLaMA/top/.rss": return feed("listing_top_week_r_LocalLLaMA_2026.xml")
+        case "/r/electronics+gadgets/search.rss": return feed("search_multi_portable_charger_2026.xml")
+        case "/.rss": return feed("listing_r_all_oldreddit_2021.xml")
+        case "/comments/5e19z2/.rss": return feed("error_notfound_comments_r_announcements_5e19z2_www_2026.xml")
+        case _ where request.path.hasPrefix("/comments/") && request.path.hasSuffix("/.rss"):
+            return feed("comments_r_gravelcycling_1qcwxml_www_2026.xml")
+        default:
+            return .respond(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html><title>404</title></html>".utf8))
+        }
+    }
+
+    static func jsonRequests(_ server: TestServer) -> Int { server.requests.filter { $0.path.hasSuffix(".json") }.count }
+
+    @Test func postsGoToTheFeedInTheSameRunAndStraightThereInTheNext() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            let reader = ReaderProcess(server: server)
+            let first = try await reader.run("posts", "worldnews")
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("Charter flights to bring about 150 greyhounds"), "\(first.stdout)")
+            // Nothing invented: no score and no comment count columns.
+            #expect(!first.stdout.contains("SCORE") && !first.stdout.contains("COMMENTS") && first.stdout.contains("TITLE"), "\(first.stdout)")
+            // Told once what the feed lacks; no error.
+            #expect(first.stderr.contains("reading Reddit's Atom feeds instead"), "\(first.stderr)")
+            #expect(!first.stderr.contains("error"), "\(first.stderr)")
+            #expect(Self.jsonRequests(server) == 1)
+            // The feed request carries no Accept header, and Reddit's User-Agent.
+            let feedRequest = try #require(server.requests.first { $0.path == "/r/worldnews/.rss" })
+            #expect(feedRequest.headers["accept"] == nil)
+            #expect(feedRequest.headers["user-agent"]?.hasPrefix("linux:reader:") == true)
+
+            // Every sort and period, by another run: no JSON request any more.
+            let top = try await reader.run("posts", "LocalLLaMA", "--sort", "top", "--time", "week", "--limit", "25")
+            #expect(top.status == 0, "\(top.stderr)")
+            #expect(top.stdout.contains("So... anyone copped one of these?"), "\(top.stdout)")
+            #expect(!top.stderr.contains("reading Reddit's Atom feeds instead"), "said once: \(top.stderr)")
+            #expect(Self.jsonRequests(server) == 1)
+            let topRequest = try #require(server.requests.last)
+            #expect(topRequest.query["t"] == "week" && topRequest.query["limit"] == "25" && topRequest.query["raw_json"] == nil)
+
+            // `reader status` shows it; `cache clear` forgets it.
+            let status = try await reader.run("status", "--json")
+            let detours = status.json?["detours"] as? [[String: Any]]
+            #expect(detours?.first?["service"] as? String == "reddit", "\(status.stdout)")
+            #expect(detours?.first?["host"] as? String == server.baseURL, "\(status.stdout)")
+            let text = try await reader.run("status")
+            #expect(text.stdout.contains("read through its Atom feeds"), "\(text.stdout)")
+            #expect(try await reader.run("cache", "clear").status == 0)
+            _ = try await reader.run("posts", "worldnews")
+            #expect(Self.jsonRequests(server) == 2)
+        }
+    }
+
+    @Test func jsonSaysWhereThePageCameFromAndGivesNoNumbers() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            let result = try await ReaderProcess(server: server).run("posts", "worldnews", "--json")
+            #expect(result.status == 0, "\(result.stderr)")
+            let items = try #require(result.json?["items"] as? [[String: Any]])
+            #expect(items.count == 25)
+            #expect(items[0]["score"] is NSNull && items[0]["num_comments"] is NSNull)
+            #expect(items[0]["id"] as? String == "1vccs2e")
+            let meta = try #require(result.json?["meta"] as? [String: Any])
+            #expect(meta["source"] as? String == "feed")
+            #expect(meta["after"] as? String == "t3_1vch1dh")
+        }
+    }
+
+    @Test func searchCommentsAndNotFoundThroughTheFeed() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            let reader = ReaderProcess(server: server)
+            let search = try await reader.run("posts", "electronics+gadgets", "--search", "portable charger", "--sort", "relevance", "--time", "year")
+            #expect(search.status == 0, "\(search.stderr)")
+            #expect(search.stdout.contains("Portable GaN Charger with Switchable Grounding Prong?"), "\(search.stdout)")
+            let searched = try #require(server.requests.last)
+            #expect(searched.path == "/r/electronics+gadgets/search.rss")
+            #expect(searched.query["q"] == "portable charger" && searched.query["restrict_sr"] == "1" && searched.query["sort"] == "relevance")
+            #expect(searched.query["t"] == "year")
+
+            let comments = try await reader.run("comments", "1qcwxml")
+            #expect(comments.status == 0, "\(comments.stderr)")
+            #expect(comments.stdout.contains("33 comments as Reddit's Atom feed gives them: in its order, with no nesting"), "\(comments.stdout)")
+            #expect(comments.stdout.contains("u/Newyawker2022"), "\(comments.stdout)")
+            #expect(comments.stdout.contains("Man watch out my wife is on this app."), "\(comments.stdout)")
+            #expect(!comments.stdout.contains("point"), "no score is made up: \(comments.stdout)")
+            #expect(!comments.stdout.contains("&lt;") && !comments.stdout.contains("<p>"), "\(comments.stdout)")
+
+            let json = try await reader.run("comments", "1qcwxml", "--json")
+            #expect((json.json?["meta"] as? [String: Any])?["source"] as? String == "feed", "\(json.stdout)")
+
+            let missing = try await reader.run("comments", "5e19z2")
+            #expect(missing.status == 66, "\(missing.stderr)")
+            #expect(missing.stderr.hasPrefix("error A404: "), "\(missing.stderr)")
+        }
+    }
+
+    @Test func syncThenOfflineReadsWhatTheFeedGave() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            let reader = ReaderProcess(server: server)
+            let sync = try await reader.run("sync", "reddit", "worldnews")
+            #expect(sync.status == 0, "\(sync.stdout)\n\(sync.stderr)")
+            let sent = server.requests.count
+            let posts = try await reader.run("posts", "worldnews", "--offline")
+            #expect(posts.status == 0 && posts.stdout.contains("Charter flights"), "\(posts.stderr)")
+            let comments = try await reader.run("comments", "1vch1dh", "--offline")
+            #expect(comments.status == 0 && comments.stdout.contains("no nesting"), "\(comments.stderr)")
+            #expect(server.requests.count == sent)
+        }
+    }
+
+    @Test func anHTMLPageWhereAFeedWasAskedIsRefusedNeverNoPosts() async throws {
+        try await withTestServer { request in
+            request.path.hasSuffix(".json")
+                ? .respond(status: 403, headers: [("Content-Type", "text/html")], body: Self.blockPage)
+                : .respond(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html><title>Sign in</title></html>".utf8))
+        } body: { server in
+            let result = try await ReaderProcess(server: server).run("posts", "worldnews", "--retries", "0")
+            #expect(result.status != 0)
+            #expect(!result.stdout.contains("no posts"))
+            #expect(result.stderr.contains("Sign in"), "\(result.stderr)")
+        }
+    }
+
+    @Test func theAPIStaysTheAPIWhenChosen() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["READER_REDDIT_SOURCE"] = "api"
+            let result = try await reader.run("posts", "worldnews")
+            #expect(result.status == 77 && result.stderr.contains("blocked by network security"), "\(result.stderr)")
+            #expect(server.requests.allSatisfy { $0.path.hasSuffix(".json") })
+            reader.environment["READER_REDDIT_SOURCE"] = "feed"
+            let feed = try await reader.run("posts", "worldnews")
+            #expect(feed.status == 0 && !feed.stderr.contains("Atom feeds instead"), "\(feed.stderr)")
+            #expect(Self.jsonRequests(server) == 1)
+            reader.environment["READER_REDDIT_SOURCE"] = "rss"
+            let wrong = try await reader.run("posts", "worldnews")
+            #expect(wrong.status == 78 && wrong.stderr.contains("READER_REDDIT_SOURCE must be one of api, feed, auto"), "\(wrong.stderr)")
+        }
+    }
+
+    /// The private feed key goes with every feed request, to Reddit's origin only, and is never
+    /// shown, logged, or written to the cache file.
+    @Test func theFeedKeyIsSentOnlyToRedditAndNeverShownOrStored() async throws {
+        let key = "c0ffee15bad5ecret0123456789abcdef01234567"
+        try await withTestServer { request in
+            request.path == "/r/elsewhere/.rss"
+                ? .respond(status: 302, headers: [("Location", "http://localhost:9/r/x/.rss?feed=\(request.query["feed"] ?? "")")], body: [])
+                : Self.blockedReddit(request)
+        } body: { server in
+            var reader = ReaderProcess(server: server)
+            reader.environment["READER_REDDIT_SOURCE"] = "feed"
+            reader.environment["READER_REDDIT_FEED_KEY"] = key
+            reader.environment["READER_REDDIT_FEED_USER"] = "someone"
+            let front = try await reader.run("posts", "-v")
+            #expect(front.status == 0, "\(front.stderr)")
+            let sent = try #require(server.requests.last)
+            #expect(sent.path == "/.rss" && sent.query["feed"] == key && sent.query["user"] == "someone")
+            let json = try await reader.run("posts", "worldnews", "--json", "-v")
+            let config = try await reader.run("config")
+            let status = try await reader.run("status")
+            let list = try await reader.run("cache", "list")
+            let redirected = try await reader.run("posts", "elsewhere", "-v", "--retries", "0")
+            #expect(redirected.status != 0)
+            for result in [front, json, config, status, list, redirected] {
+                #expect(!result.stdout.contains(key) && !result.stderr.contains(key), "\(result.stdout)\n\(result.stderr)")
+                #expect(!result.stdout.contains(String(key.prefix(12))) && !result.stderr.contains(String(key.prefix(12))))
+            }
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: reader.cachePath))
+            let wal = (try? Data(contentsOf: URL(fileURLWithPath: reader.cachePath + "-wal"))) ?? Data()
+            #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+@testable import ReaderKit
+import TestSupport
+
+/// Reddit's real Atom feeds (../shared/fixtures/reddit-atom) read into the JSON listings the API
+/// gives, with nothing invented, and every hostile feed refused with a code.
+@Suite struct RedditFeedTests {
+    func listing(_ name: String) throws -> RedditListing {
+        let json = try RedditFeed.listing.translate(Data(Fixtures.bytes("reddit-atom/\(name)")), "https://www.reddit.com/x")
+        return try ReaderJSON.makeDecoder().decode(RedditListing.self, from: json)
+    }
+
+    @Test func aHotListingReadsAsTheAPIsListingWithNoScores() throws {
+        let page = try listing("listing_hot_r_worldnews_www_2026.xml")
+        #expect(page.isFromFeed)
+        #expect(page.posts.count == 25)
+        let first = page.posts[0]
+        #expect(first.id == "1vccs2e" && first.name == "t3_1vccs2e")
+        #expect(first.author == "WorldNewsMods" && first.subreddit == "worldnews")
+        #expect(first.score == nil && first.numComments == nil)
+        #expect(first.createdUTC == Date(timeIntervalSince1970: 1_785_556_964))  // 2026-08-01T04:02:44Z
+        #expect(first.permalink == "/r/worldnews/comments/1vccs2e/rworldnews_live_thread_russian_invasion_of")
+        // A link post: its [link] is the target, not the comments.
+        #expect(first.url == "https://www.reddit.com/live/18hnzysb1elcs" && first.isSelf == false)
+        // The next page starts after the last entry.
+        #expect(page.after == "t3_1vch1dh")
+    }
+
+    @Test func aSelfPostsTextIsMarkdownWithItsParagraphs() throws {
+        let post = try listing("listing_hot_r_worldnews_www_2026.xml").posts[1]
+        #expect(post.isSelf == true)
+        #expect(post.selftext == """
+            If you see any newsworthy information from a major news outlet or live broadcast, feel free to share a brief summary as a top-level comment in the discussion post.
+
+            Other redditors will appreciate if you include the source of where you read, saw, or heard the information.
+            """)
+    }
+
+    @Test func theOlderShapeWithoutPublishedReadsItsUpdatedDateAndRelativeLinks() throws {
+        let page = try listing("listing_r_BuyItForLife_oldreddit_2019.xml")
+        #expect(page.posts.count == 26)
+        #expect(page.posts[0].createdUTC == Date(timeIntervalSince1970: 1_562_026_705))  // 2019-07-02T00:18:25Z
+        #expect(page.posts[0].selftext?.hasPrefix("Welcome to [r/Buyitforlife](/r/Buyitforlife) this is a thread") == true)
+        #expect(page.posts[0].selftext?.contains("don't warrant") == true)
+        #expect(page.posts[1].url == "https://i.imgur.com/mwezurR.jpg" && page.posts[1].domain == "i.imgur.com")
+    }
+
+    @Test(arguments: ["listing_r_all_oldreddit_2021.xml", "listing_r_crisps_oldreddit_2022.xml",
+                      "listing_top_week_r_LocalLLaMA_2026.xml", "search_multi_portable_charger_2026.xml"])
+    func everyListingFeedReads(name: String) throws {
+        let page = try listing(name)
+        #expect(!page.posts.isEmpty)
+        #expect(page.posts.allSatisfy { $0.score == nil && $0.numComments == nil && !$0.subreddit.isEmpty && !$0.author.isEmpty })
+    }
+
+    @Test func aCommentsFeedIsThePostAndItsCommentsFlat() throws {
+        let json = try RedditFeed.comments.translate(Data(Fixtures.bytes("reddit-atom/comments_r_gravelcycling_1qcwxml_www_2026.xml")), "u")
+        let page = try ReaderJSON.makeDecoder().decode(RedditCommentPage.self, from: json)
+        #expect(page.post.id == "1qcwxml" && page.post.title == "New bike day")
+        #expect(page.comments.isFromFeed)
+        #expect(page.comments.comments.count == 33)
+        #expect(page.comments.comments.allSatisfy { $0.replies == nil && $0.score == nil })
+        #expect(page.comments.comments[0].id == "nzlszj8" && page.comments.comments[0].author == "Newyawker2022")
+        #expect(page.comments.comments[0].body == "Man watch out my wife is on this app.")
+        // A deleted account's comment has no author in the feed: as the API says it.
+        #expect(page.comments.comments.filter { $0.author == "[deleted]" }.count == 2)
+    }
+
+    @Test func aFeedTitledPageNotFoundIsANotFound() throws {
+        let body = Data(Fixtures.bytes("reddit-atom/error_notfound_comments_r_announcements_5e19z2_www_2026.xml"))
+        #expect {
+            _ = try RedditFeed.comments.translate(body, "https://www.reddit.com/comments/5e19z2/.rss")
+        } throws: { error in
+            guard case .status(let failure) = error as? ReaderError else { return false }
+            return failure.status == 404 && failure.apiError?.reason == "not_found" && (error as? ReaderError)?.code.description == "A404"
+        }
+    }
+
+    @Test func aFeedRequestIsTheSameListingsFeedWithoutAcceptAndWithTheKeyAsASecret() throws {
+        func feed(_ path: String, _ query: [URLQueryItem] = []) -> ServiceRequest? {
+            RedditFeed.request(for: ServiceRequest(path: path, query: query, headers: HeaderFields([
+                (name: "Accept", value: "application/json"), (name: "User-Agent", value: "ua")])), key: "k3y0123456789", user: "someone")
+        }
+        #expect(feed("r/python/hot.json")?.path == "r/python/.rss")
+        #expect(feed("hot.json")?.path == ".rss")
+        #expect(feed("r/python/top.json")?.path == "r/python/top/.rss")
+        #expect(feed("r/python/search.json")?.path == "r/python/search.rss")
+        #expect(feed("comments/2xmo63.json")?.path == "comments/2xmo63/.rss")
+        #expect(feed("user/spez/submitted.json")?.path == "user/spez/submitted/.rss")
+        #expect(feed("r/python/about") == nil)
+        let request = try #require(feed("r/python/top.json", [URLQueryItem(name: "limit", value: "5"), URLQueryItem(name: "t", value: "week"),
+                                                              URLQueryItem(name: "raw_json", value: "1"), URLQueryItem(name: "depth", value: "2")]))
+        #expect(request.query.map(\.name) == ["limit", "t"])
+        #expect(request.headers["Accept"] == nil && request.headers["User-Agent"] == "ua")
+        #expect(request.secretQuery == [URLQueryItem(name: "feed", value: "k3y0123456789"), URLQueryItem(name: "user", value: "someone")])
+        #expect(request.translation?.name == "atom")
+    }
+}
+
+/// The XML reader refuses what a hostile server can send, each with a D-code, at once.
+@Suite struct AtomFeedHostileTests {
+    func failure(_ text: String) -> DecodingFailure? {
+        do { _ = try AtomFeed(parsing: Data(text.utf8)); return nil } catch {
+            guard case .decoding(let failure) = error else { return nil }
+            return failure
+        }
+    }
+
+    @Test func anEntityBombIsRefusedBeforeItIsRead() {
+        let bomb = """
+            <?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\
+            <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">\
+            <!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">]>\
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>&f;&f;&f;&f;&f;&f;&f;&f;</title></feed>
+            """
+        let refused = failure(bomb)
+        #expect(refused?.reason == .corrupt)
+        #expect(refused?.detail.contains("document type declaration") == true)
+    }
+
+    @Test func anExternalEntityIsNeverResolved() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("atom-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.txt")
+        try Data("TOP-SECRET-CONTENT".utf8).write(to: secret)
+        let xxe = """
+            <?xml version="1.0"?><!DOCTYPE feed [<!ENTITY x SYSTEM "file://\(secret.path)">]>\
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>&x;</title></feed>
+            """
+        #expect(failure(xxe)?.reason == .corrupt)
+        // Nor without a DOCTYPE to refuse: an undeclared entity is an error, never a file read.
+        let undeclared = #"<feed xmlns="http://www.w3.org/2005/Atom"><title>&x;</title></feed>"#
+        let refused = failure(undeclared)
+        #expect(refused != nil)
+        #expect(refused?.detail.contains("TOP-SECRET") == false)
+    }
+
+    @Test func deepNestingIsRefused() {
+        let deep = "<feed>" + String(repeating: "<a>", count: 1000) + String(repeating: "</a>", count: 1000) + "</feed>"
+        let refused = failure(deep)
+        #expect(refused?.reason == .invalidValue)
+        #expect(refused?.detail.contains("nested deeper than 32") == true)
+    }
+
+    @Test func tooManyEntriesAreRefused() {
+        let entry = "<entry><id>t3_a</id><title>x</title><updated>2026-01-01T00:00:00Z</updated></entry>"
+        let feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>" + String(repeating: entry, count: 100_000) + "</feed>"
+        let refused = failure(feed)
+        #expect(refused?.reason == .invalidValue)
+        #expect(refused?.detail.contains("more than 2000 entries") == true)
+    }
+
+    @Test func invalidUTF8AndMalformedXMLAreCorrupt() {
+        var bytes = Data("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>".utf8)
+        bytes += Data([0xFF, 0xFE, 0xC3])
+        bytes += Data("</title></feed>".utf8)
+        do { _ = try AtomFeed(parsing: bytes); Issue.record("invalid UTF-8 was read") } catch {
+            guard case .decoding(let failure) = error else { Issue.record("\(error)"); return }
+            #expect(failure.reason == .corrupt)
+        }
+        #expect(failure("<feed><title>unclosed</feed>")?.reason == .corrupt)
+        #expect(failure("")?.reason == .corrupt)
+        #expect(failure("{\"kind\": \"Listing\"}")?.reason == .corrupt)
+    }
+
+    @Test func xmlThatIsNotAFeedIsATypeMismatch() {
+        #expect(failure("<rss version=\"2.0\"><channel></channel></rss>")?.reason == .typeMismatch)
+        #expect(failure("<html><body>blocked</body></html>")?.reason == .typeMismatch)
+    }
+
+    @Test func onlyThePredefinedEntitiesAndCharacterReferencesAreRead() throws {
+        let feed = try AtomFeed(parsing: Data(#"<feed xmlns="http://www.w3.org/2005/Atom"><title>a &amp; b &lt;c&gt; &#233; &#x263A; &quot;&apos;</title></feed>"#.utf8))
+        #expect(feed.title == "a & b <c> é ☺ \"'")
+    }
+}
+
+/// HTML as the markdown a reader shows.
+@Suite struct HTMLMarkdownTests {
+    @Test func blocksAndInlineMarksBecomeMarkdown() {
+        let html = """
+            <div class="md"><p>First <strong>bold</strong> and <em>it</em> with <a href="https://x.org/a?b=1&amp;c=2">a link</a>.</p>
+            <ul><li>one</li><li>two <code>x</code></li></ul><ol><li>first</li><li>second</li></ol>
+            <blockquote><p>quoted</p></blockquote><pre><code>let a = 1
+              indented &lt;tag&gt;
+            </code></pre><p>after&#32;&amp;&nbsp;end</p></div>
+            """
+        #expect(HTMLMarkdown.markdown(from: html) == """
+            First **bold** and *it* with [a link](https://x.org/a?b=1&c=2).
+
+            - one
+            - two `x`
+
+            1. first
+            2. second
+
+            > quoted
+
+            ```
+            let a = 1
+              indented <tag>
+            ```
+
+            after &\u{A0}end
+            """)
+    }
+
+    @Test func scriptsCommentsAndUnclosedTagsLeaveOnlyText() {
+        #expect(HTMLMarkdown.markdown(from: "<p>a<script>alert(1)</script>b<!-- hidden -->c</p>") == "abc")
+        #expect(HTMLMarkdown.markdown(from: "<p>x < y and <b unclosed") == "x < y and <b unclosed")
+        #expect(HTMLMarkdown.markdown(from: "<img src=\"a.png\" alt=\"a picture\"/>") == "a picture")
+    }
+}
