@@ -11,8 +11,10 @@ import sys
 
 # report.py WORK READER > BENCHMARKS.md; or report.py --browse-only WORK READER BENCHMARKS.md: that
 # file with its full-screen section replaced (or added), the rest as it was.
+# report.py --feed-only WORK READER BENCHMARKS.md: the same, for the section of Reddit's feeds.
 browse_only = sys.argv[1] == "--browse-only"
-if browse_only:
+feed_only = sys.argv[1] == "--feed-only"
+if browse_only or feed_only:
     sys.argv.pop(1)
 work, reader = sys.argv[1], sys.argv[2]
 
@@ -179,15 +181,65 @@ def browse_section():
     return lines
 
 
-if browse_only:
-    existing = open(sys.argv[3]).read().split("\n")
-    section = browse_section()
-    if BROWSE_BEGIN in existing and BROWSE_END in existing:
-        begin, end = existing.index(BROWSE_BEGIN), existing.index(BROWSE_END)
+FEED_BEGIN, FEED_END = "<!-- feed: begin -->", "<!-- feed: end -->"
+
+
+def feed_section():
+    """Reddit's Atom feeds (issue 31), from ReaderFeedBench's JSON: a cached read of a listing that came
+    through the feed against the same listing through the JSON API, and feeds of 1 to 5 MB read."""
+    data = json.load(open(os.path.join(work, "feed.json")))
+    lines = [FEED_BEGIN, "## Reddit's feeds", ""]
+    say = lines.append
+    api, feed = data["cached_read_ms"]["api"], data["cached_read_ms"]["feed"]
+    say("`ReaderFeedBench` (release), in the process, against the tests' loopback server. A cached read is")
+    say("`ReaderClient.load` of r/worldnews's hot listing with `--offline`'s cache mode, the median of its runs;")
+    say("the JSON API's answer there is the recorded feed read as JSON, so both routes hold the same 25 posts.")
+    say("")
+    say("| cached read of the same listing | median |")
+    say("|---|---:|")
+    say(f"| through the JSON API | {api:.3f} ms |")
+    say(f"| through the feed | {feed:.3f} ms |")
+    say("")
+    say("| feed read (parsed and read as a listing's JSON) | entries | best of 3 | per MB | peak RSS of the process |")
+    say("|---|---:|---:|---:|---:|")
+    for size in data["parse"]:
+        megabytes = size["bytes"] / 1e6
+        say(f"| {megabytes:.1f} MB | {size['entries']} | {size['best_ms']:.1f} ms | {size['best_ms'] / megabytes:.1f} ms | {size['peak_rss_mb']:.0f} MB |")
+    say("")
+    per_mb = [size["best_ms"] / (size["bytes"] / 1e6) for size in data["parse"]]
+    linear = max(per_mb) <= 1.5 * min(per_mb)
+    say("| target | measured | met |")
+    say("|---|---:|---|")
+    ratio = data["cached_ratio"]
+    say(f"| a cached feed read ≤ 1.3× the cached JSON read of the same listing | {ratio:.2f}× | {'yes' if ratio <= 1.3 else '**no**'} |")
+    say(f"| reading a feed linear in its size (time per MB within 1.5× from 1 to 5 MB) | {min(per_mb):.1f}–{max(per_mb):.1f} ms/MB | {'yes' if linear else '**no**'} |")
+    say("")
+    say("A feed is read once, when it arrives, into the JSON its listing has on the API, and stored so: a cached")
+    say("read of it is the JSON path's, byte for byte the same work. The peak RSS is the whole process's,")
+    say("the loopback server and both clients included, after each size in turn.")
+    say(FEED_END)
+    return lines
+
+
+def splice(existing, section, begin_marker, end_marker):
+    """`existing`'s lines with the section between the markers replaced (or added before the Instructions)."""
+    if begin_marker in existing and end_marker in existing:
+        begin, end = existing.index(begin_marker), existing.index(end_marker)
         existing[begin:end + 1] = section
     else:
         at = next((i for i, line in enumerate(existing) if line.startswith("## Instructions")), len(existing))
         existing[at:at] = section + [""]
+    return existing
+
+
+if feed_only:
+    existing = splice(open(sys.argv[3]).read().split("\n"), feed_section(), FEED_BEGIN, FEED_END)
+    print("\n".join(existing), end="")
+    sys.exit(0)
+
+
+if browse_only:
+    existing = splice(open(sys.argv[3]).read().split("\n"), browse_section(), BROWSE_BEGIN, BROWSE_END)
     print("\n".join(existing), end="")
     sys.exit(0)
 
@@ -419,6 +471,8 @@ def conformance_records(name):
 
 
 out.extend(browse_section())
+say("")
+out.extend(feed_section())
 say("")
 
 say("## Instructions: where a start goes")

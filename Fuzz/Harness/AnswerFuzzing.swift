@@ -17,6 +17,7 @@ package enum AnswerFuzzing {
     static let contentTypes: [String?] = [
         "application/json", "application/json; charset=utf-8", nil, "text/html; charset=utf-8",
         "application/problem+json", "text/plain", "", " APPLICATION/JSON ;charset=latin1", "application/jsonx",
+        "application/atom+xml; charset=UTF-8",
     ]
 
     /// Reads the input as three header bytes and a body:
@@ -76,6 +77,16 @@ package enum AnswerFuzzing {
         }
         exercise(JSONValue.self, response, now: now)
         _ = try? JSONValue(parsing: body)
+        // The body as Reddit's Atom feed, through each translation, then decoded and shown.
+        exerciseFeed(RedditFeed.listing, RedditListing.self, response, now: now) { listing in
+            for post in listing.posts { show(post) }
+            for comment in listing.comments { show(comment) }
+        }
+        exerciseFeed(RedditFeed.comments, RedditCommentPage.self, response, now: now) { page in
+            show(page.post)
+            for comment in page.comments.comments { show(comment) }
+        }
+        _ = HTMLMarkdown.markdown(from: String(decoding: body.prefix(64 * 1024), as: UTF8.self))
         do throws(ReaderError) {
             _ = try RedditToken.read(response, url: "http://127.0.0.1/api/v1/access_token", clientID: "fuzz",
                                      installedApp: flags & 0x10 != 0, now: now)
@@ -122,6 +133,21 @@ package enum AnswerFuzzing {
             if let page = value as? any SWAPIPageProtocol { page.exerciseLinks() }
             if let resource = value as? any SWAPIResource { exerciseLinks(of: resource) }
             use(value)
+        } catch {
+            decideAndPresent(error)
+        }
+    }
+
+    /// As the pipeline reads an answer by another route: status, then the translation of the
+    /// body (whatever its content type: the translation is what is fuzzed), then decoding.
+    static func exerciseFeed<Value: Decodable>(_ translation: ResponseTranslation, _ type: Value.Type, _ response: HTTPResponse,
+                                               now: Date, using use: (Value) -> Void) {
+        do throws(ReaderError) {
+            try ResponseValidator.validateStatus(response, url: "http://127.0.0.1/fuzz/.rss", now: now, service: RedditService())
+            var translated = response
+            translated.body = try translation.translate(response.body, "http://127.0.0.1/fuzz/.rss")
+            translated.headers = HeaderFields([(name: "Content-Type", value: "application/json")])
+            use(try ResponseValidator.decode(type, from: translated, url: "http://127.0.0.1/fuzz/.rss", now: now))
         } catch {
             decideAndPresent(error)
         }

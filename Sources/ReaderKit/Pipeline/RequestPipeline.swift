@@ -122,6 +122,7 @@ struct RequestPipeline: Sendable {
         var current = url
         let home = Origin(url)
         let secretValues = Set(secretQuery.compactMap(\.value).filter { !$0.isEmpty })
+        let secretNames = Set(secretQuery.map(\.name))
         for _ in 0...configuration.maximumRedirects {
             if let authenticator = service.authenticator {
                 // The credential goes only to its origin (scheme, host and port), never to another
@@ -166,15 +167,15 @@ struct RequestPipeline: Sendable {
                 throw .transport(.redirectRefused(refusal, from: current, to: next))
             }
             // A Location may echo the secret query: it is taken out, and added again only for its origin.
-            current = secretValues.isEmpty ? next : Self.removing(secretValues, fromQueryOf: next)
+            current = secretQuery.isEmpty ? next : Self.removing(names: secretNames, values: secretValues, fromQueryOf: next)
         }
         throw .transport(TransportFailure(.tooManyRedirects, host: url.host ?? "", detail: "more than \(configuration.maximumRedirects) redirects"))
     }
 
-    /// `url` without the query items whose value is one of `secrets`.
-    static func removing(_ secrets: Set<String>, fromQueryOf url: URL) -> URL {
+    /// `url` without the query items named one of `names` or whose value is one of `values`.
+    static func removing(names: Set<String>, values: Set<String>, fromQueryOf url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.queryItems else { return url }
-        let kept = items.filter { !secrets.contains($0.value ?? "") }
+        let kept = items.filter { !names.contains($0.name) && !values.contains($0.value ?? "") }
         guard kept.count != items.count else { return url }
         components.queryItems = kept.isEmpty ? nil : kept
         return components.url ?? url

@@ -23,3 +23,15 @@ extension ServiceConfiguration {
         ])
     }
 }
+
+extension Reddit.Source {
+    /// Reads `READER_REDDIT_SOURCE`; ``auto`` when it is not set.
+    /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for another word.
+    public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> Reddit.Source {
+        guard let text = environment["READER_REDDIT_SOURCE"], !text.isEmpty else { return .auto }
+        guard let source = Reddit.Source(rawValue: text) else {
+            throw .invalidConfiguration("READER_REDDIT_SOURCE must be one of api, feed, auto, got \"\(TerminalText.sanitise(text, maxLength: 40))\"")
+        }
+        return source
+    }
+}

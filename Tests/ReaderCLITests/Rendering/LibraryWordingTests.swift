@@ -16,7 +16,7 @@ import TestSupport
     /// (`ServiceConfiguration.fromEnvironment`, `RedditCredentials.fromEnvironment`,
     /// `CacheLocation.resolve`, the debug build's test hook): their errors name the variable read.
     static let readersOfTheEnvironment: Set<String> = [
-        "Services/BuiltInServices.swift", "Services/Reddit/RedditCredentials.swift", "Cache/CacheLocation.swift",
+        "Services/BuiltInServices.swift", "Services/Reddit/RedditCredentials.swift", "Services/Reddit/RedditFeedKey.swift", "Cache/CacheLocation.swift",
         "Cache/TestHook.swift",
     ]
 

@@ -43,7 +43,8 @@ import Testing
         }
         #expect(throws: ReaderError.invalidConfiguration(
             "/c.toml:1: colour-scheme: is not a setting reader knows; the settings are timeout, retries, max-age, max-stale, color, "
-                + "swapi.url, sync.swapi, reddit.url, reddit.oauth-url, reddit.client-id, reddit.client-secret, reddit.subreddits, "
+                + "swapi.url, sync.swapi, reddit.url, reddit.oauth-url, reddit.client-id, reddit.client-secret, reddit.source, "
+                + "reddit.feed-user, reddit.feed-key, reddit.subreddits, "
                 + "reddit.hide-subreddits, reddit.hide-words")) {
             try ConfigFile.parse("colour-scheme = 1\n", path: "/c.toml", isPrivate: true, settings: Self.settings)
         }

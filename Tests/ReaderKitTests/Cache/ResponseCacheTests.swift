@@ -91,8 +91,9 @@ import TestSupport
         first.close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5')")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5', 'v6')")
             try db.execute(sql: "DROP TABLE visit")
+            try db.execute(sql: "DROP TABLE detour")
             for column in ["dateHeader", "expiresHeader", "ageHeader", "varyHeader", "varyRequest", "requestedAt"] {
                 try db.execute(sql: "ALTER TABLE response DROP COLUMN \(column)")
             }

@@ -212,3 +212,32 @@ import TestSupport
         #expect(HTMLMarkdown.markdown(from: "<img src=\"a.png\" alt=\"a picture\"/>") == "a picture")
     }
 }
+
+/// The engine's side of a detour: the secret query goes with each request to its origin, once,
+/// even after a same-origin redirect that echoes it; never into the stored URL or the metadata.
+@Suite struct SecretQueryTests {
+    @Test func theFeedKeyGoesOnceToItsOriginAndIsNeverStored() async throws {
+        let key = "feedkey0123456789abcdef"
+        try await withTestServer { request in
+            request.path == "/r/moved/.rss"
+                ? .respond(status: 301, headers: [("Location", "/r/worldnews/.rss?feed=\(key)&user=someone&limit=25")], body: [])
+                : .respond(status: 200, headers: [("Content-Type", "application/atom+xml")],
+                           body: Fixtures.bytes("reddit-atom/listing_hot_r_worldnews_www_2026.xml"))
+        } body: { server in
+            let folder = TemporaryFolder("secret-query")
+            let reddit = RedditService(publicBaseURL: URL(string: server.baseURL)!, source: .feed,
+                                       feedKey: try #require(RedditFeedKey(key: key, user: "someone")))
+            let client = ReaderClient(configuration: .init(services: ServiceConfiguration([reddit]),
+                                                           cachePath: folder.url.appendingPathComponent("c.sqlite").path))
+            let page = try await client.load(try Reddit.posts(subreddit: "moved"))
+            await client.shutdown()
+            #expect(page.value.posts.count == 25)
+            #expect(server.requests.map(\.target) == ["/r/moved/.rss?limit=25&feed=\(key)&user=someone",
+                                                      "/r/worldnews/.rss?limit=25&feed=\(key)&user=someone"])
+            #expect(!page.metadata.url.contains(key))
+            let bytes = try Data(contentsOf: folder.url.appendingPathComponent("c.sqlite"))
+            let wal = (try? Data(contentsOf: folder.url.appendingPathComponent("c.sqlite-wal"))) ?? Data()
+            #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
+        }
+    }
+}

@@ -36,16 +36,6 @@ public enum Reddit {
         /// The JSON API with an app identity; without one, the JSON API until Reddit answers it
         /// with its block page, then the feeds at once, and for a day after.
         case auto
-
-        /// Reads `READER_REDDIT_SOURCE`; ``auto`` when it is not set.
-        /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for another word.
-        public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> Source {
-            guard let text = environment["READER_REDDIT_SOURCE"], !text.isEmpty else { return .auto }
-            guard let source = Source(rawValue: text) else {
-                throw .invalidConfiguration("READER_REDDIT_SOURCE must be one of api, feed, auto, got \"\(TerminalText.sanitise(text, maxLength: 40))\"")
-            }
-            return source
-        }
     }
 
     /// How a search's results are sorted.

@@ -67,8 +67,9 @@ import TestSupport
                 try db.execute(sql: """
                     DROP TABLE rateLimit;
                     CREATE TABLE rateLimit (api TEXT PRIMARY KEY, remaining DOUBLE NOT NULL, resetAt DATETIME NOT NULL, observedAt DATETIME NOT NULL);
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v3', 'v4', 'v5');
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v3', 'v4', 'v5', 'v6');
                     DROP TABLE visit;
+                    DROP TABLE detour;
                     ALTER TABLE response DROP COLUMN dateHeader;
                     ALTER TABLE response DROP COLUMN expiresHeader;
                     ALTER TABLE response DROP COLUMN ageHeader;

@@ -145,6 +145,23 @@ import TestSupport
         }
     }
 
+    /// A private community's 403 is Reddit's answer, not its block page: no other route is taken.
+    @Test func aRealForbiddenIsNotTheBlockPageAndChangesNothing() async throws {
+        try await withTestServer { request in
+            request.path.hasSuffix(".json")
+                ? .json(Array(#"{"reason": "private", "message": "Forbidden", "error": 403}"#.utf8), status: 403)
+                : Self.blockedReddit(request)
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            let result = try await reader.run("posts", "worldnews")
+            #expect(result.status == 77 && result.stderr.hasPrefix("error A403: "), "\(result.stderr)")
+            _ = try await reader.run("posts", "worldnews", "--refresh")
+            #expect(server.requests.allSatisfy { $0.path.hasSuffix(".json") })
+            let status = try await reader.run("status", "--json")
+            #expect((status.json?["detours"] as? [Any])?.isEmpty == true, "\(status.stdout)")
+        }
+    }
+
     @Test func theAPIStaysTheAPIWhenChosen() async throws {
         try await withTestServer(Self.blockedReddit) { server in
             var reader = ReaderProcess(server: server)
@@ -192,6 +209,33 @@ import TestSupport
             let bytes = try Data(contentsOf: URL(fileURLWithPath: reader.cachePath))
             let wal = (try? Data(contentsOf: URL(fileURLWithPath: reader.cachePath + "-wal"))) ?? Data()
             #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
+        }
+    }
+}
+
+/// `reader browse` with Reddit's JSON API turning readers away: the list and a post come through
+/// the feed, drawn without scores, and the post says its comments come flat.
+@Suite(.processSlot) struct RedditFeedBrowseEndToEndTests {
+    @Test func browseReadsTheFeedAndOpensAPostFromIt() async throws {
+        try await withTestServer(RedditFeedEndToEndTests.blockedReddit) { server in
+            let reader = ReaderProcess(server: server)
+            let terminal = try await TmuxTerminal.start(reader, columns: 100, rows: 30, arguments: ["browse", "worldnews"])
+            let (screen, shown) = try await terminal.waitForScreen(containing: "r/worldnews · hot · 25 posts")
+            #expect(shown, "\(screen)")
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first?.trimmingCharacters(in: .whitespaces).hasPrefix("AGE") == true, "no score or comment column: \(screen)")
+            #expect(lines.first?.contains("SCORE") == false && lines.first?.contains("COMMENTS") == false, "\(screen)")
+            #expect(lines.count > 1 && lines[1].contains("/r/WorldNews Live Thread"), "\(screen)")
+            try await terminal.press("Enter")
+            let (post, opened) = try await terminal.waitForScreen(containing: "with no nesting")
+            #expect(opened, "\(post)")
+            #expect(post.contains("u/Newyawker2022"), "\(post)")
+            #expect(!post.contains("points"), "\(post)")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForScreen(containing: "r/worldnews · hot · 25 posts").ok)
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+            #expect(RedditFeedEndToEndTests.jsonRequests(server) == 1)
         }
     }
 }
