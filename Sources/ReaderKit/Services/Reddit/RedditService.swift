@@ -73,7 +73,7 @@ public struct RedditService: Service {
     }
 
     public var detourNotice: String {
-        "Reddit's JSON API turned this anonymous reader away (its block page): reading Reddit's Atom feeds instead, for the next 24 hours; they give no scores, no comment counts and no nesting of comments (Reddit.Source chooses the way)"
+        "Reddit's JSON API turned this anonymous reader away (its block page): reading Reddit's Atom feeds instead, for the next 24 hours; they give no scores, no comment counts and no nesting of comments"
     }
 
     /// The feed key, as sent and as a server may echo it (percent-encoded).

@@ -277,3 +277,38 @@ import ReaderTerminal
         #expect(sorts == [.new, .top, .controversial, .hot, .new])
     }
 }
+
+/// `F`: the `/` filter's words asked of Reddit, in a list of their own; and a feed's list drawn
+/// without the numbers it does not have.
+@Suite struct PostListSearchAndFeedTests {
+    @Test func fSearchesTheSubredditForTheFiltersWords() throws {
+        var screen = PostListScreenTests.loaded()
+        let layout = PostListScreenTests.layout()
+        // Nothing typed yet: it says how, and asks nothing.
+        let told = screen.handle(.key(.character("F")), in: layout)
+        guard case .say(let text)? = told.first else { Issue.record("\(told)"); return }
+        #expect(text == "type / and the words first: F searches Reddit for them")
+        _ = screen.handle(.filter("second"), in: layout)
+        let effects = screen.handle(.key(.character("F")), in: layout)
+        guard case .push(let pushed)? = effects.first, let search = pushed as? PostListScreen else { Issue.record("\(effects)"); return }
+        #expect(search.listing == .search("second", in: "python"))
+        #expect(search.place == ["\"second\" in r/python · relevance · loading", "\"second\" in r/python · relevance", "\"second\" in r/python"])
+        #expect(search.keys.contains { $0.keys == "F" })
+        let endpoint = try RedditBrowsing.posts(of: search.listing, sort: search.sort, after: nil)
+        #expect(endpoint.path == "r/python/search.json")
+        #expect(endpoint.query.map { "\($0.name)=\($0.value ?? "")" } == ["q=second", "restrict_sr=1", "sort=relevance", "limit=25", "raw_json=1"])
+    }
+
+    @Test func aFeedsListHasNoScoreOrCommentsColumn() {
+        let posts = PostListScreenTests.posts.map { post -> RedditPost in
+            var post = post
+            post.score = nil
+            post.numComments = nil
+            return post
+        }
+        let text = PostListScreenTests.text(PostListScreenTests.loaded(posts), 80, 6)
+        let header = text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(!header.contains("SCORE") && !header.contains("COMMENTS") && header.contains("AGE"), "\(text)")
+        #expect(!text.contains("1234"), "\(text)")
+    }
+}
