@@ -76,6 +76,9 @@ public struct AtomFeed: Sendable, Hashable {
     ///   not well-formed XML (or declares a document type), `typeMismatch` for XML that is not an
     ///   Atom feed, `invalidValue` for a feed past a limit.
     public init(parsing data: Data, url: String = "") throws(ReaderError) {
+        if let encoding = Self.otherEncoding(of: data) {
+            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "a feed in \(encoding), not UTF-8", url: url))
+        }
         if let declaration = Self.documentTypeDeclaration(in: data) {
             throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "a feed with a \(declaration), which is never read", url: url))
         }
@@ -100,6 +103,22 @@ public struct AtomFeed: Sendable, Hashable {
         title = reader.feedTitle
         id = reader.feedID
         entries = reader.entries
+    }
+
+    /// The encoding `data` is in when it is not UTF-8 (a UTF-16 or UTF-32 byte order, or an XML
+    /// declaration naming another encoding): refused, so that the bytes read for a document type
+    /// declaration are the bytes the parser reads (UTF-7 could hide one from a byte scan).
+    static func otherEncoding(of data: Data) -> String? {
+        let head = Array(data.prefix(4))
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0) { return "UTF-16 or UTF-32" }
+        let prolog = String(decoding: data.prefix(256), as: UTF8.self)
+        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else { return nil }
+        let declaration = prolog[..<end.lowerBound]
+        guard let encoding = declaration.range(of: "encoding") else { return nil }
+        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+            .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
+        let name = value.lowercased()
+        return name == "utf-8" || name == "utf8" ? nil : "the encoding \"\(TerminalText.sanitise(String(value), maxLength: 20))\""
     }
 
     /// `document type declaration` or `entity declaration` when `data` holds one before its first

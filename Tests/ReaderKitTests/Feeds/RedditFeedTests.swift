@@ -137,6 +137,20 @@ import TestSupport
         #expect(refused?.detail.contains("TOP-SECRET") == false)
     }
 
+    @Test func aFeedInAnotherEncodingIsRefusedBeforeItIsRead() {
+        // UTF-7 could hide a DOCTYPE from the scan for one: `+ADw-` is `<`.
+        let utf7 = #"<?xml version="1.0" encoding="UTF-7"?>+ADw-!DOCTYPE feed+AD4-<feed xmlns="http://www.w3.org/2005/Atom"></feed>"#
+        #expect(failure(utf7)?.detail == "a feed in the encoding \"UTF-7\", not UTF-8")
+        var utf16 = Data([0xFF, 0xFE])
+        utf16 += "<!DOCTYPE feed><feed/>".data(using: .utf16LittleEndian)!
+        do { _ = try AtomFeed(parsing: utf16); Issue.record("UTF-16 was read") } catch {
+            guard case .decoding(let refused) = error else { Issue.record("\(error)"); return }
+            #expect(refused.detail == "a feed in UTF-16 or UTF-32, not UTF-8")
+        }
+        // UTF-8 said as it is, in any case, is read.
+        #expect(failure(#"<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>"#) == nil)
+    }
+
     @Test func deepNestingIsRefused() {
         let deep = "<feed>" + String(repeating: "<a>", count: 1000) + String(repeating: "</a>", count: 1000) + "</feed>"
         let refused = failure(deep)
