@@ -130,8 +130,8 @@ extension Reader {
             // Another route taken since a block page: said, with when it ends and the way out.
             let detourLines = detours.map { detour in
                 let route = ServiceRegistry.current.plugins.first { $0.name == detour.service }?.detourDescription ?? "read by its other route"
-                return (detour.service.rawValue, "\(route) until \(RelativeAge.describe(moment: detour.until)), since "
-                    + "\(TerminalText.sanitise(detour.origin, maxLength: 253)) answered with its block page (reader cache clear forgets it)")
+                return (detour.service.rawValue, "\(route), since \(TerminalText.sanitise(detour.origin, maxLength: 253)) answered with its "
+                    + "block page; the first way is tried again \(RelativeAge.describe(moment: detour.until)), or at once after reader cache clear")
             }
             // Each line is a label in 8 cells (more for a longer name) and a message that wraps under itself, never cut.
             let labelled = credentials.map { ($0.label, $0.line) } + detourLines + [("cache", cacheLine)] + limitLines.map { ("limit", $0) }
