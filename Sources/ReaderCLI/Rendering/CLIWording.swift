@@ -50,6 +50,8 @@ package enum CLIWording {
         case .updateTheModels: "the service changed; try updating reader, and report it if it persists"
         case .allowMoreTime: "try again, or give more time with --timeout"
         case .checkServiceAddress: "check the service address (\(serviceAddressVariables))"
+        case .checkServiceAddressNotFound:
+            "check the service address (\(serviceAddressVariables)): the not-found is not the service's own, so the name or id may be right"
         case .checkConnectionAndServiceAddress:
             "check your connection and the service address (\(serviceAddressVariables)), and try again"
         case .checkServiceAddressRedirected:
