@@ -128,11 +128,13 @@ enum CacheEntryTable {
             return Selection(condition: "api = ?", arguments: [service.rawValue])
         }
 
-        /// The entries fetched before `date` (optionally of one service), and those whose fetch
-        /// time cannot be read: no reader serves them.
-        static func fetched(before date: Date, service: ServiceName?) -> Selection {
-            var selection = Selection(condition: "(\(readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?))",
-                                      arguments: [date])
+        /// The entries fetched before `date` or after `now` (optionally of one service), and
+        /// those whose fetch time cannot be read: no reader serves them, and a fetch time in the
+        /// future (stored while the clock ran ahead) is not trusted.
+        static func fetched(before date: Date, orAfter now: Date, service: ServiceName?) -> Selection {
+            var selection = Selection(condition: """
+                (\(readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?) OR julianday(fetchedAt) > julianday(?))
+                """, arguments: [date, now])
             if let service {
                 selection.condition? += " AND api = ?"
                 selection.arguments += [service.rawValue]
