@@ -173,8 +173,12 @@ struct PolicyLoop: Sendable {
     private func servedStale<Value>(_ copy: (entry: CacheEntry, value: Value), insteadOf error: ReaderError,
                                     rule: FreshnessPolicy.Rule, servedAs: LoadMetadata.CachedAnswer) async -> Loaded<Value> {
         let result = loaded(copy.value, from: copy.entry, rule: rule, servedAs: servedAs, servedInsteadOf: error)
-        await notices.post(Notice(kind: .staleData, code: error.code, message:
-            "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
+        // One notice per cause: the copies served for one failure are one line, with the oldest's age.
+        var notice = Notice(kind: .staleData, code: error.code, message:
+            "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)")
+        notice.cause = error.message
+        notice.rank = result.metadata.ageSeconds
+        await notices.post(notice)
         return result
     }
 
