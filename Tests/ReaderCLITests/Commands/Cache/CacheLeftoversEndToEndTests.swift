@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// What was left from the caching work (issue 30 item 23), end to end with the built binary.
+@Suite(.processSlot) struct CacheLeftoversEndToEndTests {
+    /// A row of grdb_migrations deleted: the migration runs again and meets what it made. The
+    /// file is damaged, moved aside and started anew, never C1004 on every run.
+    @Test(arguments: ["v1", "v4"])
+    func aDeletedMigrationRowMovesTheFileAside(_ migration: String) async throws {
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            try await DatabaseQueue(path: reader.cachePath).write { db in
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [migration])
+            }
+            let damaged = try await reader.run("films", "--refresh")
+            #expect(damaged.status == 0, "\(damaged.stderr)")
+            #expect(damaged.stderr.contains("the cache file was damaged; it was moved to"), "\(damaged.stderr)")
+            #expect(!damaged.stderr.contains("C1004"), "\(damaged.stderr)")
+            let folder = (reader.cachePath as NSString).deletingLastPathComponent
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.contains(".corrupt-") })
+            // The new file serves the next run, offline.
+            let next = try await reader.run("films", "--offline")
+            #expect(next.status == 0 && !next.stderr.contains("C100"), "\(next.stderr)")
+        }
+    }
+}
