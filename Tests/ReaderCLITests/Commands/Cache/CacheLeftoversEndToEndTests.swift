@@ -26,4 +26,22 @@ import TestSupport
             #expect(next.status == 0 && !next.stderr.contains("C100"), "\(next.stderr)")
         }
     }
+
+    /// A row other commands serve is listed (a fetch time stored as a number, which the Codable
+    /// decoding reads and `films --offline` serves, was left out).
+    @Test func cacheListShowsEveryRowTheOtherCommandsServe() async throws {
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            try await DatabaseQueue(path: reader.cachePath).write { db in
+                try db.execute(sql: "UPDATE response SET fetchedAt = CAST(strftime('%s', fetchedAt) AS INTEGER)")
+                #expect(try String.fetchOne(db, sql: "SELECT typeof(fetchedAt) FROM response") == "integer")
+            }
+            let served = try await reader.run("films", "--offline")
+            #expect(served.status == 0 && served.stdout.contains("A New Hope"), "\(served.stderr)")
+            let listed = try await reader.run("cache", "list", "--json")
+            let urls = (listed.json?["entries"] as? [[String: Any]])?.compactMap { $0["url"] as? String }
+            #expect(urls == [server.baseURL + "/api/films/"], "\(listed.stdout) \(listed.stderr)")
+        }
+    }
 }
