@@ -260,6 +260,7 @@ public struct ResponseCache: Sendable {
         .read { db in
             var statistics = try CacheEntryTable.statistics(path: path, db)
             try ServiceStateTables.addUsage(to: &statistics, db)
+            try VisitTable.addServices(to: &statistics, db)
             return statistics
         }
     }

@@ -44,4 +44,20 @@ import TestSupport
             #expect(urls == [server.baseURL + "/api/films/"], "\(listed.stdout) \(listed.stderr)")
         }
     }
+
+    /// `cache clear --service` takes a service whose only trace in the file is its visits.
+    @Test func cacheClearKnowsAServiceWithOnlyVisits() async throws {
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("films").status == 0)
+            try await DatabaseQueue(path: reader.cachePath).write { db in
+                try db.execute(sql: "INSERT INTO visit (key, api, openedAt) VALUES ('k', 'hackernews', '2026-11-01 10:00:00.000')")
+            }
+            let cleared = try await reader.run("cache", "clear", "--service", "hackernews")
+            #expect(cleared.status == 0, "\(cleared.stderr)")
+            #expect(cleared.stdout == "removed 0 entries (0 B)\n", "\(cleared.stdout)")
+            let visits = try await DatabaseQueue(path: reader.cachePath).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visit") }
+            #expect(visits == 0)
+        }
+    }
 }
