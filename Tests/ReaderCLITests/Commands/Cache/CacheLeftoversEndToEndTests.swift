@@ -60,4 +60,19 @@ import TestSupport
             #expect(visits == 0)
         }
     }
+
+    /// On a terminal 40 columns wide, no line of `cache list` is wider; the URL is whole across its lines.
+    @Test func cacheListFitsFortyColumns() async throws {
+        try await withTestServer(Fixtures.route) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("people", "1").status == 0)
+            let listed = try await reader.runOnTerminal(["cache", "list"], streams: .standardOutput, columns: 40)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let lines = listed.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+            #expect(lines.count > 2)
+            for line in lines { #expect(line.count <= 40, "\(line.count): \(line)") }
+            let url = server.baseURL + "/api/people/1/"
+            #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }.joined().contains(url), "\(listed.stdout)")
+        }
+    }
 }
