@@ -331,6 +331,18 @@ public enum Vary {
         }.joined(separator: "\n")
     }
 
+    /// A request's header fields as the `Vary` of its answer judges them: with an `Authorization`
+    /// when `service`'s authenticator adds one to a request for `url`, which it does only as the
+    /// request is sent, after these fields were made (its value is never kept: compared by presence).
+    static func judgedHeaders(_ headers: HeaderFields, service: any Service, url: URL) -> HeaderFields {
+        guard headers["Authorization"] == nil, let authenticator = service.authenticator, Origin(url) == authenticator.origin else {
+            return headers
+        }
+        var judged = headers
+        judged.add("Authorization", "present")
+        return judged
+    }
+
     /// Whether `entry` may answer a request with `requestHeaders` as far as its `Vary` goes.
     public static func matches(_ entry: CacheEntry, requestHeaders: HeaderFields) -> Bool {
         let names = names(entry.vary)

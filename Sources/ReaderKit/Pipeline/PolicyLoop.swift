@@ -35,7 +35,8 @@ struct PolicyLoop: Sendable {
         let rule = service.freshness
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
-        let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: request.headers, at: now()) }
+        let judged = Vary.judgedHeaders(request.headers, service: service, url: url)
+        let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: judged, at: now()) }
         let history = freshness.history
         let showable = cached.map { history.mayShow($0.entry, at: now()) } ?? false
 
