@@ -43,22 +43,24 @@ extension Reader {
         /// - Parameter settings: nil checks the target alone (at parse time, before the config file is read).
         /// - Throws: ``ReaderError/invalidArgument(_:)`` (R1001) for a target no service shows.
         static func program(for target: String?, settings: ReaderSettings?) throws(ReaderError) -> BrowseProgram {
-            let registry = ServiceRegistry.current
-            var chosen: (plugin: any ServicePlugin, target: String?)?
-            if let target {
-                let head = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-                if let name = ServiceName(rawValue: head[0].lowercased()), let plugin = registry[name] {
-                    chosen = (plugin, head.count > 1 ? String(head[1]) : nil)
-                }
-            }
-            if chosen == nil, let plugin = registry.plugins.first(where: { $0.browse?.takesUnnamedTargets == true }) {
-                chosen = (plugin, target)
-            }
-            guard let (plugin, rest) = chosen else { throw .invalidArgument("browse has no screens to show") }
+            guard let (plugin, rest) = service(of: target) else { throw .invalidArgument("browse has no screens to show") }
             guard let browse = plugin.browse else {
                 throw .invalidArgument("browse has no screens for \(plugin.name.rawValue) yet; 'reader \(plugin.name.rawValue) --help' lists its commands")
             }
             return try browse.prepare(rest, settings?.of(plugin.name) ?? ServiceSettings())
+        }
+
+        /// The service `target` names (`swapi`, `swapi/people`) and the rest of it, else the
+        /// service that takes unnamed targets with the whole of it; nil when there is neither.
+        static func service(of target: String?) -> (plugin: any ServicePlugin, target: String?)? {
+            let registry = ServiceRegistry.current
+            if let target {
+                let head = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                if let name = ServiceName(rawValue: head[0].lowercased()), let plugin = registry[name] {
+                    return (plugin, head.count > 1 ? String(head[1]) : nil)
+                }
+            }
+            return registry.plugins.first(where: { $0.browse?.takesUnnamedTargets == true }).map { ($0, target) }
         }
 
         package func run() async throws {
@@ -68,7 +70,7 @@ extension Reader {
             do {
                 session = try TerminalSession(environment: ProcessEnvironment.current)
             } catch {
-                throw ReaderError.invalidArgument(Self.refusal(error))
+                throw ReaderError.invalidArgument(Self.refusal(error, service: Self.service(of: target)?.plugin))
             }
             let colour = Terminal.allowsColour(on: STDOUT_FILENO, noColorFlag: options.output.colourOff)
             let configuration = try options.clientConfiguration(environment: ProcessEnvironment.current)
@@ -109,14 +111,16 @@ extension Reader {
         }
 
         /// Why the terminal cannot be borrowed, as a user reads it.
-        static func refusal(_ reason: TerminalUnavailable) -> Wording {
+        /// - Parameter service: the service browse was to show: its first command is the one for scripts.
+        static func refusal(_ reason: TerminalUnavailable, service: (any ServicePlugin)?) -> Wording {
             let why = switch reason {
             case .inputIsNotATerminal: "its input is not a terminal"
             case .outputIsNotATerminal: "its output is not a terminal"
             case .dumbTerminal: "TERM is dumb, a terminal that cannot place the cursor"
             case .attributes(let number): "the terminal's modes cannot be set (errno \(number))"
             }
-            return Wording("browse needs a terminal, and \(why); 'reader posts' is for scripts")
+            let forScripts = service?.commands.first.map { "; 'reader \($0.configuration.commandName ?? service?.name.rawValue ?? "")' is for scripts" } ?? ""
+            return Wording("browse needs a terminal, and \(why)\(forScripts)")
         }
     }
 }

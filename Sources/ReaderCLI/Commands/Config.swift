@@ -81,6 +81,19 @@ extension Reader {
                 Row(name: "color", source: settings.color.source, shown: settings.color.value ? "where the terminal allows" : "never",
                     json: .bool(settings.color.value)),
             ]
+            // The cache file has no key in the config file: $READER_CACHE_PATH or --cache-path sets it.
+            let environment = ProcessEnvironment.current
+            let fromEnvironment = !(environment["READER_CACHE_PATH"] ?? "").isEmpty
+            let cacheSource: ReaderSettings.Source = fromEnvironment ? .environment(variable: "READER_CACHE_PATH") : .builtIn
+            do throws(ReaderError) {
+                let path = try CacheLocation.resolve(environment: environment)
+                rows.append(Row(name: "cache-path", source: cacheSource, shown: TerminalText.sanitise(path, maxLength: 300), json: .string(path)))
+            } catch {
+                rows.append(Row(name: "cache-path", source: cacheSource, shown: "none (" + CLIWording.message(of: error) + ")", json: .null))
+            }
+            let size = CacheFileOptions.defaultCacheSize
+            rows.append(Row(name: "cache-size", source: .builtIn, shown: size.defaultValueDescription + " (--cache-size on a command)",
+                            json: .integer(Int64(size.bytes))))
             for plugin in settings.registry.plugins {
                 let values = settings.of(plugin.name)
                 for setting in plugin.settings {

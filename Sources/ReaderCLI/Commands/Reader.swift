@@ -72,10 +72,13 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
             // Help is requested by mistake as often as on purpose: keep the usage with the error.
             // The message quotes the argument, which may be anything: a megabyte, escape sequences.
-            let usage = usageString(for: error)
+            // One hint, about the command at hand: the parser's "See 'reader films --help' for more
+            // information." becomes it, rather than following reader's general one.
+            let (usage, help) = usageAndHelp(for: error)
             let text = commandSuggestion(for: message(for: error), arguments: arguments) ?? message(for: error)
             output.error(.invalidArgument(Wording(shortened(TerminalText.sanitise(text, maxLength: Int.max)))),
                          decision: .alert,
+                         advice: help.map { [.plain("see '\(TerminalText.sanitise($0, maxLength: 200))' for the arguments it takes")] },
                          usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
             Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
         }
@@ -95,9 +98,16 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             await DeferredShutdowns.shared.finish()
         } catch let failure as LoadFailure {
             let advice = (parsed.command as? any AdvisingOnFailure)?.advice(for: failure) ?? failure.advice
-            end(with: failure.error, decision: failure.decision, advice: advice, output: output)
+            end(with: failure.error, decision: failure.decision, advice: advice,
+                service: ServiceRegistry.current.service(of: type(of: parsed.command)), output: output)
         } catch let error as ReaderError {
-            end(with: error, decision: .alert, output: output)
+            // An argument refused as the command runs: the hint is about that command's arguments.
+            var advice: [Advice]?
+            if case .invalidArgument = error, let name = topLevelName(of: type(of: parsed.command)) {
+                advice = [.plain("see 'reader \(name) --help' for the arguments it takes")]
+            }
+            end(with: error, decision: .alert, advice: advice, service: ServiceRegistry.current.service(of: type(of: parsed.command)),
+                output: output)
         } catch {
             // `reader --help` reaches here, from the root command's run().
             if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
@@ -118,9 +128,11 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
 
     /// Reports `error` and exits with its code; a closed pipe ends quietly, as `cat` does.
     /// - Parameter advice: the hint for the situation, when it is known (``LoadFailure/advice``).
-    private static func end(with error: ReaderError, decision: Decision, advice: [Advice]? = nil, output: Output) -> Never {
+    /// - Parameter service: the service of the command that failed, when it has one: the hint speaks of it alone.
+    private static func end(with error: ReaderError, decision: Decision, advice: [Advice]? = nil, service: ServiceName? = nil,
+                            output: Output) -> Never {
         if case .output(let failure) = error, failure.isClosedPipe { ProcessSetup.endByClosedPipe() }
-        output.error(error, decision: decision, advice: advice)
+        output.error(error, decision: decision, advice: advice, service: service)
         Foundation.exit(error.exitCode.rawValue)
     }
 
@@ -149,9 +161,25 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
         return String(text.prefix(maxLength / 2)) + "…" + String(text.suffix(maxLength / 2))
     }
 
-    private static func usageString(for error: any Error) -> String {
+    /// The name of `command` when it is one of reader's own (`browse`, `films`), not a subcommand's.
+    static func topLevelName(of command: any ParsableCommand.Type) -> String? {
+        guard configuration.subcommands.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(command) }) else { return nil }
+        return command.configuration.commandName
+    }
+
+    /// The usage the parser shows with `error`, without its closing "See 'reader films --help'
+    /// for more information.", and the help command that line names.
+    static func usageAndHelp(for error: any Error) -> (usage: String, help: String?) {
         let full = fullMessage(for: error)
-        guard let range = full.range(of: "Usage:") else { return "" }
-        return String(full[range.lowerBound...])
+        guard let range = full.range(of: "Usage:") else { return ("", nil) }
+        var help: String?
+        let lines = full[range.lowerBound...].split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let (start, end) = ("See '", "' for more information.")
+            guard help == nil, trimmed.hasPrefix(start), trimmed.hasSuffix(end), trimmed.count > start.count + end.count else { return true }
+            help = String(trimmed.dropFirst(start.count).dropLast(end.count))
+            return false
+        }
+        return (lines.joined(separator: "\n"), help)
     }
 }

@@ -52,7 +52,7 @@ public struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
     var maxWait: TimeSpan = TimeSpan(.seconds(30))
 
     @Option(help: ArgumentHelp("Keep at most this much data in the cache, evicting the least recently used (100MB, 1g).", valueName: "size"))
-    var cacheSize: ByteCount = ByteCount(bytes: 100 * 1024 * 1024)
+    var cacheSize: ByteCount = CacheFileOptions.defaultCacheSize
 
     // CacheFileOptions
     @Option(help: CacheFileOptions.cachePathHelp)

@@ -34,6 +34,8 @@ struct TimeSpan: ExpressibleByArgument, Equatable {
         let milliseconds = Int64(duration.inSecondsForHelp * 1000)
         let sign = milliseconds < 0 ? "-" : ""
         let magnitude = milliseconds.magnitude
+        // Nothing at all, in no unit ("0ms" read as a time too short, not as none).
+        if magnitude == 0 { return "0" }
         for (unit, size) in [("d", UInt64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
         where magnitude >= size && magnitude % size == 0 {
             return "\(sign)\(magnitude / size)\(unit)"

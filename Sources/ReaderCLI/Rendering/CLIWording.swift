@@ -33,27 +33,38 @@ package enum CLIWording {
     }
 
     /// A hint: the advice in reader's words, joined as ReaderKit joins it.
-    package static func hint(_ advice: [Advice]) -> String {
-        advice.map(text(of:)).joined(separator: "; ")
+    /// - Parameter service: the service of the command at hand, when it has one: an address to
+    ///   check is that service's, not every service's.
+    package static func hint(_ advice: [Advice], service: ServiceName? = nil) -> String {
+        advice.map { text(of: $0, service: service) }.joined(separator: "; ")
     }
 
-    /// The variables that say where the services are: any of them may be the failing origin's.
-    static var serviceAddressVariables: String { ServiceRegistry.current.addressVariables.joined(separator: ", ") }
+    /// The variables that say where the services are: any of them may be the failing origin's,
+    /// unless the command at hand is `service`'s.
+    static func serviceAddressVariables(of service: ServiceName? = nil) -> String {
+        let registry = ServiceRegistry.current
+        let variables = service.flatMap { name in registry[name].map { ServiceRegistry([$0]).addressVariables } }
+        return (variables.flatMap { $0.isEmpty ? nil : $0 } ?? registry.addressVariables).joined(separator: ", ")
+    }
 
     /// One piece of advice in reader's words.
-    static func text(of advice: Advice) -> String {
-        switch advice {
+    /// - Parameter service: as for ``hint(_:service:)``.
+    static func text(of advice: Advice, service: ServiceName? = nil) -> String {
+        let addresses = serviceAddressVariables(of: service)
+        return switch advice {
         case .plain(let text): text
         case .checkArguments: "see 'reader help' for the arguments each command takes"
         case .fixConfiguration: "fix the environment variable or config file setting named above, or remove it to use the default"
         case .notReadable: "the resource is private or forbidden: it cannot be read with the credential sent, or without one"
         case .updateTheModels: "the service changed; try updating reader, and report it if it persists"
         case .allowMoreTime: "try again, or give more time with --timeout"
-        case .checkServiceAddress: "check the service address (\(serviceAddressVariables))"
+        case .checkServiceAddress: "check the service address (\(addresses))"
+        case .checkServiceAddressNotFound:
+            "check the service address (\(addresses)): the not-found is not the service's own, so the name or id may be right"
         case .checkConnectionAndServiceAddress:
-            "check your connection and the service address (\(serviceAddressVariables)), and try again"
+            "check your connection and the service address (\(addresses)), and try again"
         case .checkServiceAddressRedirected:
-            "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (\(serviceAddressVariables))"
+            "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (\(addresses))"
         case .tryAgainOffline: "try again with --offline to read cached data"
         case .readCachedDataOffline: "--offline reads cached data"
         case .nothingCachedForOffline: "nothing is cached for this request yet, so --offline cannot show it either"

@@ -12,8 +12,8 @@ struct Output {
     /// in reader's words (``CLIWording``).
     /// - Parameter advice: what to do next when the situation is known (``LoadFailure/advice``);
     ///   the error's own, which claims nothing about the situation, otherwise.
-    func error(_ error: ReaderError, decision: Decision, advice: [Advice]? = nil, usage: String = "") {
-        let suggestion = CLIWording.hint(advice ?? error.advice)
+    func error(_ error: ReaderError, decision: Decision, advice: [Advice]? = nil, service: ServiceName? = nil, usage: String = "") {
+        let suggestion = CLIWording.hint(advice ?? error.advice, service: service)
         let message = CLIWording.message(of: error)
         if json {
             var object: [String: JSONValue] = [

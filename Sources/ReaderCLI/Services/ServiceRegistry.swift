@@ -34,6 +34,11 @@ public struct ServiceRegistry: Sendable {
         plugins.first { $0.name == name }
     }
 
+    /// The service whose command `command` is, if any (`films` is SWAPI's; `sync` is no one's).
+    func service(of command: any ParsableCommand.Type) -> ServiceName? {
+        plugins.first { plugin in plugin.commands.contains { ObjectIdentifier($0) == ObjectIdentifier(command) } }?.name
+    }
+
     /// The services' names, in order.
     public var names: [ServiceName] { plugins.map(\.name) }
 

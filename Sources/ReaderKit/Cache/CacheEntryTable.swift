@@ -128,11 +128,13 @@ enum CacheEntryTable {
             return Selection(condition: "api = ?", arguments: [service.rawValue])
         }
 
-        /// The entries fetched before `date` (optionally of one service), and those whose fetch
-        /// time cannot be read: no reader serves them.
-        static func fetched(before date: Date, service: ServiceName?) -> Selection {
-            var selection = Selection(condition: "(\(readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?))",
-                                      arguments: [date])
+        /// The entries fetched before `date` or after `now` (optionally of one service), and
+        /// those whose fetch time cannot be read: no reader serves them, and a fetch time in the
+        /// future (stored while the clock ran ahead) is not trusted.
+        static func fetched(before date: Date, orAfter now: Date, service: ServiceName?) -> Selection {
+            var selection = Selection(condition: """
+                (\(readableDate("fetchedAt")) IS NULL OR julianday(fetchedAt) < julianday(?) OR julianday(fetchedAt) > julianday(?))
+                """, arguments: [date, now])
             if let service {
                 selection.condition? += " AND api = ?"
                 selection.arguments += [service.rawValue]
@@ -153,17 +155,21 @@ enum CacheEntryTable {
     }
 
     /// Every entry (of `service`, when given) without its body, which a listing does not need,
-    /// with its body's size, by service and URL; a row that does not read as an entry is left out.
+    /// with its body's size, by service and URL: each row ``entry(forKey:path:_:)`` serves, read
+    /// as it reads them (a row in reader's shape, else one the Codable decoding reads, such as a
+    /// date stored as a number); a row it refuses as damaged is left out.
     static func listing(service: ServiceName?, _ db: Database) throws -> [(entry: CacheEntry, bytes: Int)] {
         let columns = ["key", "api", "url", "status", "fetchedAt", "lastUsedAt", "requestedAt"] + CacheEntry.optionalTextColumns
         let filter = service == nil ? "" : " WHERE api = ?"
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(columns.joined(separator: ", ")), X'' AS body, length(body) AS bodySize FROM response\(filter) ORDER BY api, url
+            SELECT \(columns.joined(separator: ", ")), X'' AS body, 0 AS bodySize, length(body) AS bytes FROM response\(filter) ORDER BY api, url
             """, arguments: StatementArguments(service.map { [$0.rawValue] } ?? []))
         var listing: [(entry: CacheEntry, bytes: Int)] = []
         while let row = try rows.next() {
-            guard let entry = CacheEntry(storedRow: row), OutsideNumbers.isPlausible(entry.fetchedAt) else { continue }
-            listing.append((entry, entry.bodySize))
+            // The body is left out: `bytes` is its length (bodySize 0 with no body, so that `damage` judges the rest).
+            guard let entry = CacheEntry(storedRow: row) ?? (try? CacheEntry(row: row)), entry.damage == nil,
+                  case .int64(let bytes) = (row["bytes"] as DatabaseValue).storage, let bytes = Int(exactly: bytes) else { continue }
+            listing.append((entry, bytes))
         }
         return listing
     }

@@ -389,6 +389,10 @@ enum CacheFile {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return CacheFailure(.unwritable, path: path, detail: "\(busyDetail): \(detail)")
             case .SQLITE_ERROR where detail.contains("no such table") || detail.contains("no such column"):
                 return CacheFailure(.corrupt, path: path, detail: detail)
+            // A migration that finds what it makes already there: its row in grdb_migrations was
+            // deleted. Damage, which moving the file aside repairs; never "unavailable" for good.
+            case .SQLITE_ERROR where detail.contains("already exists") || detail.contains("duplicate column"):
+                return CacheFailure(.corrupt, path: path, detail: detail)
             default: return CacheFailure(.unavailable, path: path, detail: detail)
             }
         }

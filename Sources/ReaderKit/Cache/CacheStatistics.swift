@@ -98,7 +98,7 @@ public enum CacheUse: Sendable, Equatable {
     case revalidation
 }
 
-/// What ``ResponseCache/clear(service:)`` or ``ResponseCache/prune(fetchedBefore:service:)`` removed.
+/// What ``ResponseCache/clear(service:)`` or ``ResponseCache/prune(fetchedBefore:service:now:)`` removed.
 public struct CacheRemoval: Sendable, Equatable, Encodable {
     public var entries: Int
     public var bytes: Int

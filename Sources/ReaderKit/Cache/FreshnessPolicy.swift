@@ -153,8 +153,16 @@ public struct FreshnessPolicy: Sendable, Equatable {
 
     /// Whether `entry` is fresh at `now` (its current age is less than its lifetime), under its
     /// service's `rule`. Whether it may be reused also depends on ``reuse(of:rule:requestHeaders:at:)``.
+    /// A copy fetched after `now` (stored while the clock ran ahead) is never fresh.
     public func isFresh(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
-        Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds
+        !Self.wasFetchedAfter(now, entry) && Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds
+    }
+
+    /// Whether `entry`'s fetch time is later than `now`: stored while the clock ran ahead (with
+    /// no `Date` from the server), its age would read 0 for as long as the clock was ahead. Such a
+    /// time is not trusted: the copy is stale, and pruned (``ResponseCache/prune(fetchedBefore:service:now:)``).
+    static func wasFetchedAfter(_ now: Date, _ entry: CacheEntry) -> Bool {
+        entry.fetchedAt > now
     }
 
     // MARK: - Reuse (RFC 9111 §4, RFC 5861)
@@ -177,6 +185,7 @@ public struct FreshnessPolicy: Sendable, Equatable {
         guard Vary.matches(entry, requestHeaders: requestHeaders), Self.isReusable(entry) else { return .validate }
         let control = CacheControl(entry.cacheControl)
         if control.noCache && maximumAge == nil { return .validate }
+        guard !Self.wasFetchedAfter(now, entry) else { return .validate }
         let age = Self.currentAge(of: entry, at: now)
         let lifetime = freshnessLifetime(of: entry, rule: rule).seconds
         if age < lifetime { return .fresh }
@@ -191,7 +200,8 @@ public struct FreshnessPolicy: Sendable, Equatable {
     /// Outside it, a copy shown is history (``History``).
     public func mayServeStaleOnError(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
         let control = CacheControl(entry.cacheControl)
-        guard !control.mustRevalidate, !control.noCache, let window = control.staleIfError, Self.isReusable(entry) else { return false }
+        guard !control.mustRevalidate, !control.noCache, let window = control.staleIfError, Self.isReusable(entry),
+              !Self.wasFetchedAfter(now, entry) else { return false }
         return Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds + Double(window)
     }
 
@@ -319,6 +329,18 @@ public enum Vary {
             let normalised = (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
             return "\(name): \(normalised)"
         }.joined(separator: "\n")
+    }
+
+    /// A request's header fields as the `Vary` of its answer judges them: with an `Authorization`
+    /// when `service`'s authenticator adds one to a request for `url`, which it does only as the
+    /// request is sent, after these fields were made (its value is never kept: compared by presence).
+    static func judgedHeaders(_ headers: HeaderFields, service: any Service, url: URL) -> HeaderFields {
+        guard headers["Authorization"] == nil, let authenticator = service.authenticator, Origin(url) == authenticator.origin else {
+            return headers
+        }
+        var judged = headers
+        judged.add("Authorization", "present")
+        return judged
     }
 
     /// Whether `entry` may answer a request with `requestHeaders` as far as its `Vary` goes.

@@ -23,7 +23,7 @@ import GRDBSQLite
 /// - ``markRevalidated(key:at:by:)``
 /// - ``deleteEntry(forKey:)``
 /// - ``clear(service:)``
-/// - ``prune(fetchedBefore:service:)``
+/// - ``prune(fetchedBefore:service:now:)``
 /// - ``statistics()``
 /// - ``listing(service:)``
 /// - ``moveAside(path:now:)``
@@ -204,15 +204,16 @@ public struct ResponseCache: Sendable {
         return try await remove(.service(service))
     }
 
-    /// Deletes the entries fetched before `date` (optionally of one API), and those whose fetch
-    /// time cannot be read (no reader serves them), and gives the space back.
-    public func prune(fetchedBefore date: Date, service: ServiceName? = nil) throws(CacheFailure) -> CacheRemoval {
-        try remove(.fetched(before: date, service: service))
+    /// Deletes the entries fetched before `date` (optionally of one API), those whose fetch
+    /// time cannot be read (no reader serves them) and those fetched after `now` (stored while
+    /// the clock ran ahead: a fetch time in the future is not trusted), and gives the space back.
+    public func prune(fetchedBefore date: Date, service: ServiceName? = nil, now: Date = Date()) throws(CacheFailure) -> CacheRemoval {
+        try remove(.fetched(before: date, orAfter: now, service: service))
     }
 
-    /// As ``prune(fetchedBefore:service:)``, waiting on GRDB's queue rather than blocking.
-    func prune(fetchedBefore date: Date, service: ServiceName? = nil) async throws(CacheFailure) -> CacheRemoval {
-        try await remove(.fetched(before: date, service: service))
+    /// As ``prune(fetchedBefore:service:now:)``, waiting on GRDB's queue rather than blocking.
+    func prune(fetchedBefore date: Date, service: ServiceName? = nil, now: Date = Date()) async throws(CacheFailure) -> CacheRemoval {
+        try await remove(.fetched(before: date, orAfter: now, service: service))
     }
 
     /// Deletes the entries `selection` takes; VACUUM cannot run inside a transaction, and is
@@ -261,6 +262,7 @@ public struct ResponseCache: Sendable {
         .read { db in
             var statistics = try CacheEntryTable.statistics(path: path, db)
             try ServiceStateTables.addUsage(to: &statistics, db)
+            try VisitTable.addServices(to: &statistics, db)
             return statistics
         }
     }

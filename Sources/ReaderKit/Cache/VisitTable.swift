@@ -62,6 +62,16 @@ enum VisitTable {
             """, arguments: [key, service.rawValue, StoredDate.databaseValue(visit.openedAt), count])
     }
 
+    /// Adds to `statistics` each service that has visits and nothing else in the file (no
+    /// entry, no use counted): a service the cache knows, whose visits `cache clear --service` forgets.
+    static func addServices(to statistics: inout CacheStatistics, _ db: Database) throws {
+        guard try db.tableExists(name) else { return }
+        for text in try String.fetchAll(db, sql: "SELECT DISTINCT api FROM visit WHERE typeof(api) = 'text'") {
+            guard let service = ServiceName(rawValue: text), statistics.services[service] == nil else { continue }
+            statistics.services[service] = .init()
+        }
+    }
+
     /// Forgets the visits of `service`, or every visit.
     static func forget(service: ServiceName?, _ db: Database) throws {
         // A file whose table another program dropped still clears: nothing to forget there.

@@ -26,6 +26,12 @@ public struct Notice: Sendable, Equatable, Hashable {
     public var wording: Wording
     /// One line for people, already safe for a terminal, in ReaderKit's words.
     public var message: String { wording.description }
+    /// What the notice is about, when its line says more than that (the age of a copy): notices
+    /// of one kind, code and cause are one notice, shown once with a count. Nil: its line is its cause.
+    public var cause: String?
+    /// Which of the notices of one cause is shown: the highest ranked (the oldest copy served);
+    /// of equal ones, the first.
+    public var rank = 0
 
     public init(kind: Kind, code: ErrorCode, message: String) {
         self.init(kind: kind, code: code, wording: Wording(message))
@@ -42,8 +48,22 @@ public struct Notice: Sendable, Equatable, Hashable {
 /// Collects notices for one run so that the same one is shown once, with a count when it recurs:
 /// when ten requests fail the same way, one line says so.
 public actor NoticeBoard {
-    private var order: [Notice] = []
-    private var counts: [Notice: Int] = [:]
+    /// What makes two notices one: their kind, code and cause (their line, when they name none).
+    private struct Key: Hashable {
+        var kind: Notice.Kind
+        var code: ErrorCode
+        var cause: String
+
+        init(_ notice: Notice) {
+            kind = notice.kind
+            code = notice.code
+            cause = notice.cause ?? notice.message
+        }
+    }
+
+    private var order: [Key] = []
+    private var shown: [Key: Notice] = [:]
+    private var counts: [Key: Int] = [:]
     private var listener: (@Sendable (Notice) -> Void)?
 
     public init() {}
@@ -57,16 +77,21 @@ public actor NoticeBoard {
     /// Records `notice`; returns true the first time it is seen this run.
     @discardableResult
     public func post(_ notice: Notice) -> Bool {
-        counts[notice, default: 0] += 1
-        guard counts[notice] == 1 else { return false }
-        order.append(notice)
+        let key = Key(notice)
+        counts[key, default: 0] += 1
+        guard counts[key] == 1 else {
+            if let current = shown[key], notice.rank > current.rank { shown[key] = notice }
+            return false
+        }
+        order.append(key)
+        shown[key] = notice
         listener?(notice)
         return true
     }
 
     /// The notices in the order first seen, each with how many times it was posted; empties the board.
     public func drain() -> [(notice: Notice, count: Int)] {
-        defer { order = []; counts = [:] }
-        return order.map { ($0, counts[$0] ?? 1) }
+        defer { order = []; shown = [:]; counts = [:] }
+        return order.compactMap { key in shown[key].map { ($0, counts[key] ?? 1) } }
     }
 }

@@ -199,9 +199,10 @@ public final class ReaderClient: Sendable {
 
     /// Deletes the entries fetched more than `age` ago (of `service`, or of every service).
     public func pruneCache(olderThan age: Duration, service: ServiceName? = nil) async throws(ReaderError) -> CacheRemoval {
-        let cutoff = now().addingTimeInterval(-age.inSeconds)
+        let now = now()
+        let cutoff = now.addingTimeInterval(-age.inSeconds)
         return try await cache.manage(ifMissing: { _ in CacheRemoval(entries: 0, bytes: 0) }) { (cache) async throws(CacheFailure) in
-            try await cache.prune(fetchedBefore: cutoff, service: service)
+            try await cache.prune(fetchedBefore: cutoff, service: service, now: now)
         }
     }
 }

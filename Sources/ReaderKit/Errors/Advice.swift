@@ -21,6 +21,9 @@ public enum Advice: Sendable, Hashable {
     case allowMoreTime
     /// The service's base URL may be the wrong one.
     case checkServiceAddress
+    /// A not-found that is not the service's own (no error body of its API: a web server's page):
+    /// the base URL is more likely wrong than the name or id asked for.
+    case checkServiceAddressNotFound
     /// The connection, and the service's base URL.
     case checkConnectionAndServiceAddress
     /// A redirect is followed only within its origin (or from http to https on the same host):
@@ -73,6 +76,7 @@ public enum Advice: Sendable, Hashable {
         case .updateTheModels: "the service's answers changed shape; update the models that read them, and report it if it persists"
         case .allowMoreTime: "try again, or give more time (Configuration.timeout, LoadOptions.deadline)"
         case .checkServiceAddress: "check the service's base URL"
+        case .checkServiceAddressNotFound: "check the service's base URL: the not-found is not the service's own, so the name or id may be right"
         case .checkConnectionAndServiceAddress: "check your connection and the service's base URL, and try again"
         case .checkServiceAddressRedirected:
             "ReaderKit follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service's base URL"

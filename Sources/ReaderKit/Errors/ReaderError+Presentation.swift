@@ -200,7 +200,10 @@ extension ReaderError {
             }
             if comeBackLater { return [.tryAgainThenOrAllowLongerWait] }
             switch failure.status {
-            case 404, 410: return [.plain("check the name or id")]
+            // The API's own not-found (SWAPI's `{"detail": "Not found"}`) is about the name or
+            // id; one without its error body (a web server's page) comes from an address where
+            // the API is not, as a collection or the root of a wrong base URL answers.
+            case 404, 410: return failure.apiError == nil ? [.checkServiceAddressNotFound] : [.plain("check the name or id")]
             case 401, 403: return [.notReadable]
             case 451: return [.plain("the service says it may not show this here, for legal reasons; the arguments are not at fault")]
             // The captive portal's own status: the network asks for a login before anything else.

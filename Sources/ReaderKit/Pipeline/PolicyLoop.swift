@@ -46,7 +46,8 @@ struct PolicyLoop: Sendable {
         let rule = service.freshness
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
-        let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: request.headers, at: now()) }
+        let judged = Vary.judgedHeaders(request.headers, service: service, url: url)
+        let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: judged, at: now()) }
         let history = freshness.history
         let showable = cached.map { history.mayShow($0.entry, at: now()) } ?? false
 
@@ -197,8 +198,12 @@ struct PolicyLoop: Sendable {
     private func servedStale<Value>(_ copy: (entry: CacheEntry, value: Value), insteadOf error: ReaderError,
                                     rule: FreshnessPolicy.Rule, servedAs: LoadMetadata.CachedAnswer) async -> Loaded<Value> {
         let result = loaded(copy.value, from: copy.entry, rule: rule, servedAs: servedAs, servedInsteadOf: error)
-        await notices.post(Notice(kind: .staleData, code: error.code, message:
-            "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)"))
+        // One notice per cause: the copies served for one failure are one line, with the oldest's age.
+        var notice = Notice(kind: .staleData, code: error.code, message:
+            "showing cached data from \(RelativeAge.describe(seconds: result.metadata.ageSeconds)) ago: \(error.message)")
+        notice.cause = error.message
+        notice.rank = result.metadata.ageSeconds
+        await notices.post(notice)
         return result
     }
 

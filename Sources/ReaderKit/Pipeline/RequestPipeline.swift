@@ -52,7 +52,8 @@ struct RequestPipeline: Sendable {
             response = try Self.translated(response, by: translation, url: finalURL.absoluteString, now: now(), service: service)
         }
         let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
-        let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url, requestHeaders: request.headers,
+        let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url,
+                               requestHeaders: Vary.judgedHeaders(request.headers, service: service, url: url),
                                requestedAt: requestedAt, fetchedAt: now())
         var metadata = LoadMetadata(source: .network, stale: false, fetchedAt: entry.fetchedAt, ageSeconds: 0, errorCode: nil,
                                     url: url.absoluteString)

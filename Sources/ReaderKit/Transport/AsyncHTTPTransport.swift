@@ -73,8 +73,9 @@ public struct AsyncHTTPTransport: HTTPTransport {
         let remaining = ContinuousClock.now.duration(to: deadline)
         let nioDeadline = NIODeadline.now() + .nanoseconds(max(0, Int64(remaining.components.seconds) * 1_000_000_000
             + remaining.components.attoseconds / 1_000_000_000))
+        let answer: HTTPResponse
         do {
-            return try await Self.withDeadline(deadline) {
+            answer = try await Self.withDeadline(deadline) {
                 let response = try await client.execute(prepared, deadline: nioDeadline)
                 let body = try await response.body.collect(upTo: limit)
                 let bytes = Data(body.readableBytesView)
@@ -88,6 +89,13 @@ public struct AsyncHTTPTransport: HTTPTransport {
             }
             throw failure
         }
+        // A status line under 100 (`000`, `099`) is no HTTP status, though AsyncHTTPClient passes
+        // it on as one: a malformed status line, as the parser's own refusals are.
+        guard answer.status >= 100 else {
+            throw TransportFailure(.badServerResponse, host: host, port: port, detail: "the status line's status is \(answer.status)",
+                                   fault: "bytes that are not an HTTP answer")
+        }
+        return answer
     }
 
     /// `failure`, a refused certificate, told more precisely from the certificate itself: dates

@@ -6,10 +6,11 @@ public enum HTTPDate {
     /// The date `value` writes, read strictly, as a cache must (RFC 9111 §4.2: `Expires` in any
     /// other shape is no date, hence already expired): one of the three forms exactly, names in
     /// any case. Nil when it is absent, in none of them, or no instant from 1970 to 9999.
-    public static func instant(_ value: String?) -> Date? {
+    /// - Parameter now: what an RFC 850 date's two-digit year is read against.
+    public static func instant(_ value: String?, now: Date = Date()) -> Date? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), value.utf8.count <= 64 else { return nil }
         let bytes = Array(value.utf8)
-        guard let date = imfFixdate(bytes) ?? rfc850Date(bytes) ?? asctimeDate(bytes), OutsideNumbers.isPlausible(date) else { return nil }
+        guard let date = imfFixdate(bytes) ?? rfc850Date(bytes, now: now) ?? asctimeDate(bytes), OutsideNumbers.isPlausible(date) else { return nil }
         return date
     }
 
@@ -46,14 +47,19 @@ public enum HTTPDate {
     }
 
     /// RFC 850's `Sunday, 06-Nov-94 08:49:37 GMT`; a two-digit year is the latest such year not
-    /// more than 50 years ahead (RFC 9110 §5.6.7), here 1970 to 2069.
-    private static func rfc850Date(_ bytes: [UInt8]) -> Date? {
+    /// more than 50 years after `now`'s (RFC 9110 §5.6.7): in 2026, `76` is 2076 and `77` 1977.
+    private static func rfc850Date(_ bytes: [UInt8], now: Date) -> Date? {
         guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")), longDays.contains(text(bytes[..<comma]).lowercased()) else { return nil }
         let rest = Array(bytes[(comma + 1)...])
         guard rest.count == 23, rest[0] == 0x20, rest[3] == UInt8(ascii: "-"), rest[7] == UInt8(ascii: "-"), rest[10] == 0x20,
               rest[19] == 0x20, text(rest[20...]).lowercased() == "gmt",
               let day = number(rest, 1, 2), let month = month(rest[4..<7]), let shortYear = number(rest, 8, 2) else { return nil }
-        return instant(year: shortYear < 70 ? 2000 + shortYear : 1900 + shortYear, month: month, day: day, time: rest[11..<19])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
+        let thisYear = calendar.component(.year, from: now)
+        var year = thisYear - thisYear % 100 + shortYear
+        if year > thisYear + 50 { year -= 100 }
+        return instant(year: year, month: month, day: day, time: rest[11..<19])
     }
 
     /// asctime's `Sun Nov  6 08:49:37 1994` (a one-digit day after a space).

@@ -27,6 +27,28 @@ import TestSupport
         (result.json?["settings"] as? [String: [String: Any]]) ?? [:]
     }
 
+    /// The cache file and its size limit are settings too, though no key of the file sets them
+    /// (issue 30 item 20): `reader config` shows where the file is, from where, and the limit.
+    @Test func configShowsTheCachePathAndItsSizeLimit() async throws {
+        var (reader, _) = try Self.reader(config: nil)
+        let json = try await reader.run("config", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let settings = Self.settings(json)
+        #expect(settings["cache-path"]?["value"] as? String == reader.cachePath)
+        #expect(settings["cache-path"]?["from"] as? String == "$READER_CACHE_PATH")
+        #expect(settings["cache-size"]?["value"] as? Int == 104_857_600)
+        #expect(settings["cache-size"]?["source"] as? String == "default")
+        let text = try await reader.run("config")
+        let rows = text.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(rows.contains("cache-path $READER_CACHE_PATH \(reader.cachePath)"), "\(text.stdout)")
+        #expect(rows.contains("cache-size built-in 100MB (--cache-size on a command)"), "\(text.stdout)")
+
+        reader.environment["READER_CACHE_PATH"] = nil
+        let builtIn = try await reader.run("config", "--json")
+        #expect(Self.settings(builtIn)["cache-path"]?["value"] as? String == reader.folder.path + "/.cache/reader/cache.sqlite")
+        #expect(Self.settings(builtIn)["cache-path"]?["source"] as? String == "default")
+    }
+
     @Test func eachLayerWinsOverTheOneBelowIt() async throws {
         // Given a file that sets five values, the environment one of them, and a flag another.
         let (base, path) = try Self.reader(config: """

@@ -11,6 +11,8 @@ import TestSupport
         (["people", "-99"], "the id must be a whole number from 1 to 1000000, got -99"),
         (["films", "--retries", "-1"], "--retries must be from 0 to 10, got -1"),
         (["films", "--timeout", "-1"], "--timeout must be more than 0 and at most 1 hour, got -1s"),
+        // Nothing at all, not "0ms" (issue 30 item 20).
+        (["films", "--timeout", "0"], "--timeout must be more than 0 and at most 1 hour, got 0"),
         (["films", "--max-age", "-2h"], "--max-age must be from 0 to 100 years, got -2h"),
         (["films", "--max-stale", "-1"], "--max-stale must be from 0 to 100 years, got -1s"),
         (["films", "--max-wait", "-1"], "--max-wait must be from 0 to a day, got -1s"),

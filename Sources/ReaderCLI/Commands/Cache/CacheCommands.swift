@@ -103,20 +103,23 @@ extension Reader {
                     try output.writeJSON(["entries": listing])
                     return
                 }
-                try output.writeLine(Self.render(listing), to: .standardOutput)
+                try output.writeLine(Self.render(listing, width: Terminal.outputWidth()), to: .standardOutput)
             }
 
-            /// The entries as a table, every cell sanitised by ``Table``.
-            package static func render(_ listing: [CacheListing]) -> String {
+            /// The entries as a table, every cell sanitised by ``Table``, no line wider than `width`
+            /// (a terminal's; nil for a pipe, where every value is whole): the URL wraps, whole,
+            /// and the validators, the lifetime, the size and the service give way in that order.
+            package static func render(_ listing: [CacheListing], width: Int? = nil) -> String {
                 guard !listing.isEmpty else { return "the cache holds no entries" }
                 func validators(_ headers: [String: String]) -> String {
                     let names = [("etag", "ETag"), ("last-modified", "Last-Modified")].compactMap { headers[$0.0] == nil ? nil : $0.1 }
                     return names.isEmpty ? "-" : names.joined(separator: ", ")
                 }
                 let table = Table(columns: [
-                    .init(title: "URL"), .init(title: "SERVICE"), .init(title: "AGE", alignRight: true),
-                    .init(title: "LIFETIME", alignRight: true), .init(title: "STATE"), .init(title: "VALIDATORS"),
-                    .init(title: "SIZE", alignRight: true),
+                    .init(title: "URL", flexible: true, wraps: true), .init(title: "SERVICE", maximumWidth: 12, dropOrder: 4),
+                    .init(title: "AGE", alignRight: true),
+                    .init(title: "LIFETIME", alignRight: true, dropOrder: 2), .init(title: "STATE"),
+                    .init(title: "VALIDATORS", dropOrder: 1), .init(title: "SIZE", alignRight: true, dropOrder: 3),
                 ], rows: listing.map { entry in
                     // Text from the file (a URL, a service's name): the table sanitises every cell.
                     [entry.url, entry.service.rawValue,
@@ -125,10 +128,8 @@ extension Reader {
                      validators(entry.httpCache.headers), ByteCount.describe(entry.bytes)]
                 })
                 let count = "\(listing.count) \(listing.count == 1 ? "entry" : "entries")"
-                return """
-                    \(table.render(width: nil))
-                    \(count); fresh ones answer without the network, stale ones after the server is asked, history-only ones only offline or when the network fails
-                    """
+                let note = "\(count); fresh ones answer without the network, stale ones after the server is asked, history-only ones only offline or when the network fails"
+                return ([table.render(width: width)] + (width.map { TerminalText.wrap(note, toWidth: $0) } ?? [note])).joined(separator: "\n")
             }
         }
 

@@ -135,6 +135,10 @@ package enum CommentTree {
                     blocks += self.blocks(replies, depth: depth + 1, now: now, width: width, style: style)
                     blocks[index].replies = blocks.count - index - 1
                 }
+                if comment.levelsNotKept > 0 {
+                    blocks.append(notShownLevels(comment.levelsNotKept, depth: depth + 1, width: width, style: style))
+                    blocks[index].replies = blocks.count - index - 1
+                }
             case .more(let more):
                 let text = more.count > 0
                     ? "… \(more.count) more \(more.count == 1 ? "reply" : "replies") not loaded"
@@ -147,6 +151,15 @@ package enum CommentTree {
             }
         }
         return blocks
+    }
+
+    /// The note that stands for replies sent `levels` levels deep below a comment and not shown
+    /// (the tree is cut for depth): never dropped silently.
+    static func notShownLevels(_ levels: Int, depth: Int, width: Int?, style: Style) -> CommentBlock {
+        let text = "… \(levels) more \(levels == 1 ? "level" : "levels") of replies not shown (--json has them)"
+        return CommentBlock(depth: depth, comment: nil,
+                            header: metaLines([(text, style.dim)], indent: indentation(depth: depth, width: width), width: width, style: style),
+                            body: [])
     }
 
     /// A comment's meta lines (author, points, age) at `depth`; `mark` (`new`, `[+3]`) is a

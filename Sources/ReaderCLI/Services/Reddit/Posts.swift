@@ -118,11 +118,10 @@ extension Reader {
                 let all = listings.flatMap { (listing: RedditListing) in listing.posts }
                 let posts = all.filter { !filter.hides($0, requested: requested) }
                 let table = Self.table(posts, now: now)
-                let last = listings.last?.after.map { TerminalText.sanitise($0, maxLength: 40) }
                 let hidden = all.count - posts.count
                 let fromFeed = listings.contains(where: \.isFromFeed)
                     ? "read from Reddit's Atom feed, which gives no scores and no comment counts" : nil
-                let footer = [fromFeed, hidden > 0 ? "\(hidden) hidden by the config file's filters" : nil, last.map { "more: --after \($0)" }]
+                let footer = [fromFeed, hidden > 0 ? "\(hidden) hidden by the config file's filters" : nil, PostsFooter.more(after: listings.last?.after)]
                     .compactMap { $0 }.joined(separator: "\n")
                 return (posts.isEmpty ? "no posts" : table.render(width: Terminal.outputWidth(), style: style) { column, text in
                     switch table.columns[column].title {

@@ -80,6 +80,9 @@ public struct RedditComment: Codable, Sendable, Hashable {
     public var createdUTC: Date
     /// The replies; Reddit sends `""` rather than a listing when there are none.
     public var replies: RedditListing?
+    /// How many levels of replies were sent below this comment but not kept, the tree being cut
+    /// there (``maximumCodingPathLength``): 0 when none were. Said, never dropped silently.
+    public var levelsNotKept = 0
 
     /// About 16 levels of replies: each level adds five steps (replies, data, children, index, data).
     static let maximumCodingPathLength = 80
@@ -101,6 +104,7 @@ public struct RedditComment: Codable, Sendable, Hashable {
         // a server nesting hundreds of levels would otherwise cost minutes.
         if decoder.codingPath.count > Self.maximumCodingPathLength {
             replies = nil
+            levelsNotKept = (try? container.decodeIfPresent(ReplyLevels.self, forKey: .replies))?.levels ?? 0
         } else if (try? container.decode(String.self, forKey: .replies)) != nil {
             replies = nil
         } else {
