@@ -174,7 +174,13 @@ public final class ReaderClient: Sendable {
     public func detours() async -> [DetourState] {
         let states = (try? await cache.manage(ifMissing: { _ in [] }) { (cache) async throws(CacheFailure) in try await cache.detours() }) ?? []
         let now = now()
-        return states.filter { $0.until > now && $0.observedAt <= now.addingTimeInterval(60) }
+        return states.compactMap { state in
+            let memory = configuration.services[state.service]?.detourMemory ?? .seconds(24 * 3600)
+            guard state.isInForce(at: now, memory: memory) else { return nil }
+            var enforced = state
+            enforced.until = state.enforcedUntil(memory: memory)
+            return enforced
+        }
     }
 
     /// Every entry the cache holds (of `service`, when given), judged as a load would judge it:

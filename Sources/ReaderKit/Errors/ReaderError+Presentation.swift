@@ -116,10 +116,14 @@ extension ReaderError {
             }
             return text
         case .contentType(let failure):
-            var text = "expected JSON but got \(TerminalText.sanitise(failure.contentType, maxLength: 80))"
+            var text = "expected \(failure.expected) but got \(TerminalText.sanitise(failure.contentType, maxLength: 80))"
             if let title = failure.pageTitle, !title.isEmpty { text += " (a page titled \"\(title)\")" }
             return text
         case .decoding(let failure):
+            // Another format's failure says why: most are a refusal or a limit of ReaderKit's own.
+            if failure.format != "JSON" {
+                return "the answer is not \(failure.format) that can be read: \(TerminalText.sanitise(failure.detail, maxLength: 160))"
+            }
             switch failure.reason {
             case .corrupt: return "the answer is not valid JSON"
             case .keyMissing, .typeMismatch, .invalidValue:

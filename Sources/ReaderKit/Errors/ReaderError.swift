@@ -187,11 +187,19 @@ public struct ContentTypeFailure: Sendable, Equatable {
     public var url: String
     /// The page's `<title>`, sanitised, when the body is HTML: it often names the portal or block.
     public var pageTitle: String?
+    /// What was asked for, in words: `JSON`, or `an Atom feed` by a ``ResponseTranslation``.
+    public var expected: String = "JSON"
 
     public init(contentType: String, url: String, pageTitle: String? = nil) {
         self.contentType = contentType
         self.url = url
         self.pageTitle = pageTitle
+    }
+
+    /// An answer that is not `expected` (`an Atom feed`), where that and not JSON was asked for.
+    public init(contentType: String, url: String, pageTitle: String?, expected: String) {
+        self.init(contentType: contentType, url: url, pageTitle: pageTitle)
+        self.expected = expected
     }
 }
 
@@ -213,12 +221,20 @@ public struct DecodingFailure: Sendable, Equatable {
     public var codingPath: String
     public var detail: String
     public var url: String
+    /// What the body was read as: `JSON`, or `an Atom feed` (``AtomFeed``).
+    public var format: String = "JSON"
 
     public init(_ reason: Reason, codingPath: String, detail: String, url: String) {
         self.reason = reason
         self.codingPath = codingPath
         self.detail = detail
         self.url = url
+    }
+
+    /// A failure of a body read as `format` (`an Atom feed`) rather than JSON.
+    public init(_ reason: Reason, codingPath: String, detail: String, url: String, format: String) {
+        self.init(reason, codingPath: codingPath, detail: detail, url: url)
+        self.format = format
     }
 
     /// Classifies a `DecodingError` (or another error JSONDecoder threw) for `url`.

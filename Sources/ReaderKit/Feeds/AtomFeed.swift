@@ -61,7 +61,7 @@ public struct AtomFeed: Sendable, Hashable {
     public static let maximumDepth = 32
     /// The most entries read: Reddit sends at most 100 posts, or a post and its comments.
     public static let maximumEntries = 2_000
-    /// The most bytes of text one element keeps; what follows is dropped.
+    /// The most bytes of text one element keeps; what follows is cut off.
     public static let maximumTextLength = 1 << 20
 
     public init(title: String, id: String = "", entries: [Entry]) {
@@ -77,10 +77,10 @@ public struct AtomFeed: Sendable, Hashable {
     ///   Atom feed, `invalidValue` for a feed past a limit.
     public init(parsing data: Data, url: String = "") throws(ReaderError) {
         if let encoding = Self.otherEncoding(of: data) {
-            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "a feed in \(encoding), not UTF-8", url: url))
+            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "a feed in \(encoding), not UTF-8", url: url, format: AtomFeed.format))
         }
-        if let declaration = Self.documentTypeDeclaration(in: data) {
-            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "a feed with a \(declaration), which is never read", url: url))
+        if let problem = Self.structuralProblem(in: data) {
+            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: problem, url: url, format: AtomFeed.format))
         }
         let reader = AtomReader()
         let parser = XMLParser(data: data)
@@ -90,15 +90,15 @@ public struct AtomFeed: Sendable, Hashable {
         parser.delegate = reader
         let parsed = parser.parse()
         if let limit = reader.limitPassed {
-            throw .decoding(DecodingFailure(.invalidValue, codingPath: reader.path, detail: limit, url: url))
+            throw .decoding(DecodingFailure(.invalidValue, codingPath: reader.path, detail: limit, url: url, format: AtomFeed.format))
         }
         if let problem = reader.notAtom {
-            throw .decoding(DecodingFailure(.typeMismatch, codingPath: "", detail: problem, url: url))
+            throw .decoding(DecodingFailure(.typeMismatch, codingPath: "", detail: problem, url: url, format: AtomFeed.format))
         }
         guard parsed, reader.finished else {
             let error = parser.parserError.map { " (\(TerminalText.sanitise(String(describing: $0), maxLength: 120)))" } ?? ""
             throw .decoding(DecodingFailure(.corrupt, codingPath: reader.path, detail:
-                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)\(error)", url: url))
+                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)\(error)", url: url, format: AtomFeed.format))
         }
         title = reader.feedTitle
         id = reader.feedID
@@ -121,26 +121,89 @@ public struct AtomFeed: Sendable, Hashable {
         return name == "utf-8" || name == "utf8" ? nil : "the encoding \"\(TerminalText.sanitise(String(value), maxLength: 20))\""
     }
 
-    /// `document type declaration` or `entity declaration` when `data` holds one before its first
-    /// element (or anywhere, for an entity): Atom has no use for either, and refusing them is what
-    /// keeps entity expansion and external entities out entirely.
-    static func documentTypeDeclaration(in data: Data) -> String? {
-        let marker = Array("<!".utf8)
-        var index = data.startIndex
-        while let found = data[index...].firstIndex(of: marker[0]) {
-            let next = data.index(after: found)
-            guard next < data.endIndex else { return nil }
-            if data[next] == marker[1] {
-                let word = String(decoding: data[data.index(after: next)..<min(data.endIndex, next + 8)], as: UTF8.self).uppercased()
-                if word.hasPrefix("DOCTYPE") { return "document type declaration" }
-                if word.hasPrefix("ENTITY") { return "entity declaration" }
-            } else if data[next] != UInt8(ascii: "?") {
-                // The root element: a DOCTYPE can only come before it.
+    /// What a failure says the body was read as.
+    public static let format = "an Atom feed"
+
+    /// The most attributes one tag may have: an Atom feed's have at most four. libxml2 checks a
+    /// tag's attributes for duplicates in time that grows with the square of their number.
+    public static let maximumAttributes = 32
+
+    /// What makes `data` a document that is never given to the parser, found in one pass over
+    /// its bytes; nil when there is nothing. The parser reads only what passes:
+    /// - it must start (after a byte order mark and white space) with `<`: no other encoding
+    ///   (EBCDIC has no `<` byte) hides a declaration from this pass;
+    /// - no markup declaration (`<!DOCTYPE`, `<!ENTITY`, `<!ELEMENT`…) anywhere outside a comment
+    ///   or CDATA: without one no entity is declared, so none is expanded beyond the five XML
+    ///   predefines and character references, and no external entity is ever resolved;
+    /// - no tag with more than ``maximumAttributes`` attributes.
+    /// Comments, processing instructions and CDATA are skipped to their real ends, and a quoted
+    /// attribute value to its closing quote, so that no `<` or `>` inside them misleads the pass.
+    static func structuralProblem(in data: Data) -> String? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var index = 0
+            if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+            while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "<") else { return "a document that does not start with \"<\" as UTF-8 XML does" }
+            /// The index just past `terminator`, searched from `from`; nil when it never comes.
+            func after(_ terminator: StaticString, from start: Int) -> Int? {
+                let pattern = UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+                var position = start
+                while position + pattern.count <= count {
+                    if bytes[position] == pattern[0] {
+                        var matched = true
+                        for offset in 1..<pattern.count where bytes[position + offset] != pattern[offset] { matched = false; break }
+                        if matched { return position + pattern.count }
+                    }
+                    position += 1
+                }
                 return nil
             }
-            index = next
+            func starts(_ prefix: StaticString, at position: Int) -> Bool {
+                let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+                guard position + pattern.count <= count else { return false }
+                for offset in 0..<pattern.count where bytes[position + offset] != pattern[offset] { return false }
+                return true
+            }
+            while index < count {
+                guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+                if starts("<!--", at: index) {
+                    guard let end = after("-->", from: index + 4) else { return nil }
+                    index = end
+                } else if starts("<![CDATA[", at: index) {
+                    guard let end = after("]]>", from: index + 9) else { return nil }
+                    index = end
+                } else if starts("<?", at: index) {
+                    guard let end = after("?>", from: index + 2) else { return nil }
+                    index = end
+                } else if starts("<!", at: index) {
+                    return starts("<!ENTITY", at: index) ? "an entity declaration, which is never read"
+                        : "a document type or markup declaration (\"<!\"), which is never read"
+                } else {
+                    // A tag: to its `>`, quoted values skipped, its attributes counted by their `=`.
+                    var attributes = 0
+                    var position = index + 1
+                    var quote: UInt8 = 0
+                    while position < count {
+                        let byte = bytes[position]
+                        if quote != 0 {
+                            if byte == quote { quote = 0 }
+                        } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                            quote = byte
+                        } else if byte == UInt8(ascii: "=") {
+                            attributes += 1
+                            if attributes > maximumAttributes { return "a tag with more than \(maximumAttributes) attributes, more than any feed's" }
+                        } else if byte == UInt8(ascii: ">") {
+                            break
+                        }
+                        position += 1
+                    }
+                    index = position + 1
+                }
+            }
+            return nil
         }
-        return nil
     }
 }
 
@@ -218,7 +281,12 @@ private final class AtomReader: NSObject, XMLParserDelegate {
 
     private func append(_ string: String) {
         guard !textIsFull else { return }
-        if text.utf8.count + string.utf8.count > AtomFeed.maximumTextLength {
+        let room = AtomFeed.maximumTextLength - text.utf8.count
+        if string.utf8.count > room {
+            // Cut where the room ends, at a character's start: what follows is dropped.
+            var end = string.utf8.index(string.utf8.startIndex, offsetBy: room)
+            while end > string.utf8.startIndex, UTF8.isContinuation(string.utf8[end]) { end = string.utf8.index(before: end) }
+            text += String(string.utf8[..<end]) ?? ""
             textIsFull = true
             return
         }

@@ -37,8 +37,8 @@ struct PolicyLoop: Sendable {
         }
         let origin = Origin(url)?.description ?? url.host ?? ""
         var route = (request: request, url: url)
-        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name), remembered.until > now(),
-           remembered.observedAt <= now().addingTimeInterval(60) {
+        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name),
+           remembered.isInForce(at: now(), memory: service.detourMemory) {
             route = detour
         }
         let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)

@@ -72,10 +72,12 @@ struct RequestPipeline: Sendable {
     static func translated(_ response: HTTPResponse, by translation: ResponseTranslation, url: String, now: Date,
                            service: any Service) throws(ReaderError) -> HTTPResponse {
         try ResponseValidator.validateStatus(response, url: url, now: now, service: service)
-        guard !response.body.isEmpty else { return response }
+        guard !response.body.isEmpty else {
+            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "an empty answer", url: url, format: translation.description))
+        }
         guard translation.accepts(response.headers["Content-Type"]) else {
             throw .contentType(ContentTypeFailure(contentType: response.headers["Content-Type"] ?? "no content type", url: url,
-                                                  pageTitle: ResponseValidator.htmlTitle(response.body)))
+                                                  pageTitle: ResponseValidator.htmlTitle(response.body), expected: translation.description))
         }
         var translated = response
         translated.body = try translation.translate(response.body, url)

@@ -12,6 +12,8 @@ import Foundation
 public struct ResponseTranslation: Sendable, Hashable {
     /// A name for it, in logs and `--json`'s meta: `atom`.
     public var name: String
+    /// What its answers are, in words, for a failure: `an Atom feed`.
+    public var description: String
     /// The media types its answers come in (`application/atom+xml`), lowercased.
     public var mediaTypes: Set<String>
     /// The body, from the URL given, as JSON; throws what the body is not.
@@ -19,13 +21,15 @@ public struct ResponseTranslation: Sendable, Hashable {
 
     /// - Parameters:
     ///   - name: a name, in logs and metadata.
+    ///   - description: what its answers are, in words (`an Atom feed`), for a failure.
     ///   - mediaTypes: the media types its answers may have (compared without parameters, lowercased).
     ///   - translate: the body as JSON bytes, given the URL it came from; throws a
     ///     ``ReaderError/decoding(_:)`` for a body that is not what it reads, or a
     ///     ``ReaderError/status(_:)`` for a body that says the resource is not there.
-    public init(name: String, mediaTypes: Set<String>,
+    public init(name: String, description: String, mediaTypes: Set<String>,
                 translate: @escaping @Sendable (_ body: Data, _ url: String) throws(ReaderError) -> Data) {
         self.name = name
+        self.description = description
         self.mediaTypes = Set(mediaTypes.map { $0.lowercased() })
         self.translate = translate
     }

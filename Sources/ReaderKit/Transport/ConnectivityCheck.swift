@@ -111,7 +111,8 @@ extension ReaderClient {
         var route = (request: request, url: probe)
         // What the cache file remembers is read from a file that exists; none is made for it.
         if detour != nil, let path = configuration.cachePath, FileManager.default.fileExists(atPath: path) { _ = await cache.open() }
-        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name), remembered.until > now() {
+        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name),
+           remembered.isInForce(at: now(), memory: service.detourMemory) {
             route = detour
         }
         do throws(ReaderError) {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import ReaderKit
 import TestSupport
@@ -116,7 +117,7 @@ import TestSupport
             """
         let refused = failure(bomb)
         #expect(refused?.reason == .corrupt)
-        #expect(refused?.detail.contains("document type declaration") == true)
+        #expect(refused?.detail == "a document type or markup declaration (\"<!\"), which is never read")
     }
 
     @Test func anExternalEntityIsNeverResolved() throws {
@@ -149,6 +150,64 @@ import TestSupport
         }
         // UTF-8 said as it is, in any case, is read.
         #expect(failure(#"<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>"#) == nil)
+    }
+
+    /// From the attack: a declaration after a comment or a processing instruction holding `<x`,
+    /// and a document in EBCDIC (no `<` byte at all), reached the parser, which expanded it.
+    @Test func aDeclarationIsFoundWhereverItHidesAndAnyOtherStartIsRefused() {
+        let entity = #"<!DOCTYPE feed [<!ENTITY e 'EXPANDED_ENTITY'>]><feed xmlns="http://www.w3.org/2005/Atom"><category term="&e;"/></feed>"#
+        for prefix in ["<?xml version='1.0'?><!-- <x -->", "<?p <x?>", "<!-- a > b -->\n", "\u{FEFF}"] {
+            let refused = failure(prefix + entity)
+            #expect(refused?.reason == .corrupt, "\(prefix)")
+            #expect(refused?.detail == "a document type or markup declaration (\"<!\"), which is never read", "\(prefix)")
+        }
+        // A declaration inside a comment or CDATA is text, and the feed is read.
+        #expect(failure(#"<feed xmlns="http://www.w3.org/2005/Atom"><!-- <!DOCTYPE x> --><title><![CDATA[<!ENTITY y>]]></title></feed>"#) == nil)
+        let ebcdic = Data([0x4C, 0x5A, 0xC4, 0xD6, 0xC3, 0xE3, 0xE8, 0xD7, 0xC5])  // "<!DOCTYPE" in IBM037
+        do { _ = try AtomFeed(parsing: ebcdic); Issue.record("EBCDIC was read") } catch {
+            guard case .decoding(let refused) = error else { Issue.record("\(error)"); return }
+            #expect(refused.detail == "a document that does not start with \"<\" as UTF-8 XML does")
+        }
+    }
+
+    /// From the attack: libxml2 checks a tag's attributes for duplicates in time that grows with
+    /// the square of their number (200,000 took a minute). More than 32 are refused before it.
+    @Test func aTagWithManyAttributesIsRefusedBeforeTheParser() {
+        let attributes = (0..<200_000).map { "a\($0)=\"v\"" }.joined(separator: " ")
+        let feed = #"<feed xmlns="http://www.w3.org/2005/Atom"><entry><x "# + attributes + "/></entry></feed>"
+        let refused = failure(feed)
+        #expect(refused?.detail == "a tag with more than 32 attributes, more than any feed's")
+        // An `=` inside a quoted value is no attribute.
+        #expect(failure(#"<feed xmlns="http://www.w3.org/2005/Atom"><link href="https://x/?a=1&amp;b=2&amp;c=3" rel="alternate"/></feed>"#) == nil)
+    }
+
+    @Test func aListingPageHoldsNoMoreThanAPageOfReddits() throws {
+        let entry = "<entry><id>t3_a</id><title>x</title><updated>2026-01-01T00:00:00Z</updated></entry>"
+        let feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>" + String(repeating: entry, count: 101) + "</feed>"
+        #expect {
+            _ = try RedditFeed.listing.translate(Data(feed.utf8), "u")
+        } throws: { error in
+            guard case .decoding(let failure) = error as? ReaderError else { return false }
+            return failure.reason == .invalidValue && failure.detail == "101 entries, more than the 100 a page of Reddit's holds"
+        }
+    }
+
+    @Test func aFeedsFailureSaysItIsAFeedsNotJSONs() {
+        let notXML = ReaderError.decoding(DecodingFailure(.corrupt, codingPath: "", detail: "not well-formed XML at line 1, column 1", url: "u",
+                                                          format: AtomFeed.format))
+        #expect(notXML.message == "the answer is not an Atom feed that can be read: not well-formed XML at line 1, column 1")
+        let html = ReaderError.contentType(ContentTypeFailure(contentType: "text/html", url: "u", pageTitle: "Sign in", expected: AtomFeed.format))
+        #expect(html.message == "expected an Atom feed but got text/html (a page titled \"Sign in\")")
+    }
+
+    @Test func aDetourIsNeverHeldLongerThanItsMemory() {
+        let seen = Date(timeIntervalSince1970: 1_790_000_000)
+        let forged = DetourState(origin: "https://www.reddit.com", service: "reddit", observedAt: seen, until: Date(timeIntervalSince1970: 4_102_444_800))
+        #expect(forged.enforcedUntil(memory: .seconds(86_400)) == seen.addingTimeInterval(86_400))
+        #expect(forged.isInForce(at: seen.addingTimeInterval(3600), memory: .seconds(86_400)))
+        #expect(!forged.isInForce(at: seen.addingTimeInterval(86_401), memory: .seconds(86_400)))
+        // A block page the file says came later than now is not believed.
+        #expect(!forged.isInForce(at: seen.addingTimeInterval(-3600), memory: .seconds(86_400)))
     }
 
     @Test func deepNestingIsRefused() {
@@ -253,5 +312,31 @@ import TestSupport
             let wal = (try? Data(contentsOf: folder.url.appendingPathComponent("c.sqlite-wal"))) ?? Data()
             #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
         }
+    }
+}
+
+/// From the attack: a `detour` table another program left in another shape made every run say
+/// C1004 and never remembered a detour. It is read as none, and made again when written.
+@Suite struct DetourTableDamageTests {
+    @Test func aDamagedDetourTableIsMadeAgainWhenWritten() async throws {
+        let folder = TemporaryFolder("detour-damage")
+        let path = folder.url.appendingPathComponent("c.sqlite").path
+        let cache = try ResponseCache.open(path: path)
+        cache.close()
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "DROP TABLE detour")
+            try db.execute(sql: "CREATE TABLE detour (x)")
+        }
+        try await queue.close()
+        let reopened = try ResponseCache.open(path: path)
+        #expect(try await reopened.detours().isEmpty)
+        let state = DetourState(origin: "https://www.reddit.com", service: "reddit", observedAt: Date(timeIntervalSince1970: 1_790_000_000),
+                                until: Date(timeIntervalSince1970: 1_790_086_400))
+        try await reopened.storeDetour(state)
+        #expect(try await reopened.detours() == [state])
+        _ = try await reopened.clear()
+        #expect(try await reopened.detours().isEmpty)
+        reopened.close()
     }
 }

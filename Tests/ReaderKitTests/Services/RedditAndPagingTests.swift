@@ -37,7 +37,8 @@ import TestSupport
         #expect(answer(404, #"{"message": "Not Found", "error": 404}"#, url: "https://www.reddit.com/user/nobody/submitted.json")
                 == .noSuchThing(subject: "u/nobody"))
         #expect(answer(404, "", url: "https://www.reddit.com/comments/abc.json?sort=top") == .noSuchThing(subject: "post abc"))
-        #expect(answer(429, "") == .tooManyRequests)
+        #expect(answer(429, "") == .tooManyRequests(onFeed: false))
+        #expect(answer(429, "", url: "https://www.reddit.com/r/x/.rss?limit=25") == .tooManyRequests(onFeed: true))
         #expect(answer(500, #"{"message": "Internal Server Error", "error": 500}"#) == nil)
         // SWAPI's statuses keep their plain meaning: its service explains none of them.
         #expect(ReaderError.status(StatusFailure(status: 404, url: "https://swapi.dev/api/people/0/")).answered(by: SWAPIService())

@@ -55,7 +55,8 @@ extension Reader {
                 lines.append("")
                 // Said once, before them: the feed's comments come flat, and are shown so.
                 if page.comments.isFromFeed, !page.comments.comments.isEmpty {
-                    lines += [style.dim("\(page.comments.comments.count) comments as Reddit's Atom feed gives them: in its order, with no nesting"), ""]
+                    let count = page.comments.comments.count
+                    lines += [style.dim("\(count) \(count == 1 ? "comment" : "comments") as Reddit's Atom feed gives them: in its order, with no nesting"), ""]
                 }
                 let tree = CommentTree.lines(page.comments.children, depth: 0, now: now, width: width, style: style)
                 lines += tree.isEmpty ? ["no comments yet"] : tree
@@ -269,11 +270,21 @@ package enum CommentTree {
     static func linksAsNotes(_ line: String, notes: inout [String]) -> String {
         var result = ""
         var rest = Substring(line)
+        // The next `]` and where its link's URL ends, kept while they lie ahead: every `[` before
+        // them has the same, so a text of many `[` is read once, not once a bracket.
+        var nextClose: (searched: Bool, close: Substring.Index?) = (false, nil)
+        var urlEnd: (close: Substring.Index, end: Substring.Index?)?
         while let open = rest.firstIndex(of: "[") {
             let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "]"),
-                  rest.index(after: close) < rest.endIndex, rest[rest.index(after: close)] == "(",
-                  let end = closingParenthesis(in: rest[rest.index(close, offsetBy: 2)...]) else {
+            if !nextClose.searched || nextClose.close.map({ $0 < afterOpen }) == true {
+                nextClose = (true, rest[afterOpen...].firstIndex(of: "]"))
+            }
+            guard let close = nextClose.close else { break }
+            if urlEnd?.close != close {
+                let hasURL = rest.index(after: close) < rest.endIndex && rest[rest.index(after: close)] == "("
+                urlEnd = (close, hasURL ? closingParenthesis(in: rest[rest.index(close, offsetBy: 2)...]) : nil)
+            }
+            guard let end = urlEnd?.end else {
                 result += rest[..<afterOpen]
                 rest = rest[afterOpen...]
                 continue

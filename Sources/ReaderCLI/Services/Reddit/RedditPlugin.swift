@@ -155,6 +155,10 @@ struct RedditPlugin: ServicePlugin {
         case "forbidden": "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network"
         case "blocked": "READER_REDDIT_SOURCE=feed reads Reddit's Atom feeds, which it still serves (no scores or comment counts); or \(appIdentity) (new apps need Reddit's approval)"
         case "too_many_requests": "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait"
+        case "feed_too_many_requests":
+            "wait a few minutes; a private feed key lifts the limit Reddit sets anonymous feed readers (READER_REDDIT_FEED_KEY and READER_REDDIT_FEED_USER: the README's \"Reddit without an app: its feeds\")"
+        case "feed_blocked" where withCredential: refusedAnyway
+        case "feed_blocked": "Reddit refused its feed too; try later or from another network, or \(appIdentity) (new apps need Reddit's approval)"
         case "unauthorized": "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked"
         default: nil
         }

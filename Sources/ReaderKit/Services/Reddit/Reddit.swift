@@ -100,8 +100,11 @@ public enum Reddit {
     public static func search(_ query: String, subreddit: String? = nil, sort: SearchSort = .relevance, time: TimeRange? = nil,
                               limit: Int = 25, after: String? = nil) throws(ReaderError) -> Endpoint<RedditListing> {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...512).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard (1...512).contains(trimmed.count) else {
             throw .invalidArgument("\(name: "search") takes 1 to 512 characters of text, got \(trimmed.count)")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidArgument("\(name: "search") takes text without control characters (such as a tab or an escape)")
         }
         // The period goes with any sort in a search: Reddit reads `t` for each.
         var items = try listingQuery(sort: .top, time: time, limit: limit, after: after)

@@ -6,24 +6,28 @@ enum RedditAnswer: Equatable {
     case privateSubreddit(subject: String)
     case quarantined(subject: String, explanation: String?)
     case forbidden(subject: String)
-    case tooManyRequests
+    /// Its "whoa there, pardner!"; `onFeed`: to a request for its Atom feed, whose limit a
+    /// private feed key lifts.
+    case tooManyRequests(onFeed: Bool)
     case unauthorized
     /// Reddit's network security answered in place of the resource: "You've been blocked by
     /// network security… log in… or use your developer token". An app identity is let in.
-    case blockedByNetworkSecurity(subject: String)
+    /// `onFeed`: to a request for its Atom feed, the way around it already.
+    case blockedByNetworkSecurity(subject: String, onFeed: Bool)
 
     /// Reads a status failure from Reddit; nil for one that is not Reddit's or says nothing special.
     init?(_ failure: StatusFailure) {
         let subject = Self.subject(ofURL: failure.url)
         let reason = failure.apiError?.reason?.lowercased()
+        let onFeed = Self.isFeed(failure.url)
         switch (failure.status, reason) {
-        case _ where failure.isBlockPage: self = .blockedByNetworkSecurity(subject: subject)
+        case _ where failure.isBlockPage: self = .blockedByNetworkSecurity(subject: subject, onFeed: onFeed)
         case (404, "banned"): self = .banned(subject: subject)
         case (404, _), (410, _): self = .noSuchThing(subject: subject)
         case (403, "private"): self = .privateSubreddit(subject: subject)
         case (403, "quarantined"): self = .quarantined(subject: subject, explanation: failure.apiError?.explanation)
         case (403, _): self = .forbidden(subject: subject)
-        case (429, _): self = .tooManyRequests
+        case (429, _): self = .tooManyRequests(onFeed: onFeed)
         case (401, _): self = .unauthorized
         default: return nil
         }
@@ -37,9 +41,9 @@ enum RedditAnswer: Equatable {
         case .privateSubreddit: "private"
         case .quarantined: "quarantined"
         case .forbidden: "forbidden"
-        case .tooManyRequests: "too_many_requests"
+        case .tooManyRequests(let onFeed): onFeed ? "feed_too_many_requests" : "too_many_requests"
         case .unauthorized: "unauthorized"
-        case .blockedByNetworkSecurity: "blocked"
+        case .blockedByNetworkSecurity(_, let onFeed): onFeed ? "feed_blocked" : "blocked"
         }
     }
 
@@ -54,8 +58,8 @@ enum RedditAnswer: Equatable {
         case .forbidden(let subject): "Reddit refused to show \(subject) (403 Forbidden)"
         case .tooManyRequests: "Reddit says too many requests came from this address lately (429, \"whoa there, pardner!\")"
         case .unauthorized: "Reddit refused reader's token (401 Unauthorized), also after a new one was obtained"
-        case .blockedByNetworkSecurity(let subject):
-            "Reddit's network security blocked the request for \(subject) (a \"blocked by network security\" page, not an answer)"
+        case .blockedByNetworkSecurity(let subject, let onFeed):
+            "Reddit's network security blocked the request for \(subject)\(onFeed ? "'s feed" : "") (a \"blocked by network security\" page, not an answer)"
         }
     }
 
@@ -68,9 +72,11 @@ enum RedditAnswer: Equatable {
         case .privateSubreddit: "it cannot be read without an invitation from its moderators"
         case .quarantined: "it cannot be read anonymously; ReaderKit does not opt in for you"
         case .forbidden: "Reddit may block anonymous reading from this network; \(Self.appIdentityAdvice), or try later or from another network"
-        case .tooManyRequests: "wait a few minutes; ReaderKit already waits as long as Reddit asks, up to RetryPolicy.maximumDelay"
+        case .tooManyRequests(onFeed: false): "wait a few minutes; ReaderKit already waits as long as Reddit asks, up to RetryPolicy.maximumDelay"
+        case .tooManyRequests(onFeed: true): "wait a few minutes; a RedditFeedKey lifts the limit Reddit sets anonymous feed readers"
         case .unauthorized: "check the app's client id and secret (RedditCredentials); the app may have been deleted or its access revoked"
-        case .blockedByNetworkSecurity: "Reddit lets in readers with an app identity: \(Self.appIdentityAdvice)"
+        case .blockedByNetworkSecurity(_, onFeed: false): "Reddit lets in readers with an app identity: \(Self.appIdentityAdvice)"
+        case .blockedByNetworkSecurity(_, onFeed: true): "Reddit refused its feed too; try later or from another network, or \(Self.appIdentityAdvice)"
         }
     }
 
@@ -88,10 +94,19 @@ enum RedditAnswer: Equatable {
     static let appIdentityAdvice =
         "give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)"
 
-    /// What a Reddit URL is about, as people name it: `r/python`, `u/spez`, `post 2xmo63`, `the front page`.
+    /// Whether `url` asks for one of Reddit's Atom feeds (`….rss`).
+    static func isFeed(_ url: String) -> Bool {
+        (url.split(separator: "?", maxSplits: 1).first ?? "").hasSuffix(".rss")
+    }
+
+    /// What a Reddit URL is about, as people name it: `r/python`, `u/spez`, `post 2xmo63`,
+    /// `the search`, `the front page`.
     static func subject(ofURL url: String) -> String {
         let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
         let parts = path.split(separator: "/").map { TerminalText.sanitise($0, maxLength: 64) }
+        if let last = parts.last, last == "search.json" || last == "search.rss" || last == "search" {
+            return parts.firstIndex(of: "r").flatMap { $0 + 1 < parts.count ? "the search of r/\(parts[$0 + 1])" : nil } ?? "the search"
+        }
         func after(_ marker: String) -> String? {
             guard let index = parts.firstIndex(of: marker), index + 1 < parts.count else { return nil }
             return parts[index + 1]

@@ -17,12 +17,12 @@ public enum RedditFeed {
     static let mediaTypes: Set<String> = ["application/atom+xml", "application/rss+xml", "application/xml", "text/xml"]
 
     /// A listing feed read as a ``RedditListing``'s JSON.
-    public static let listing = ResponseTranslation(name: "atom", mediaTypes: mediaTypes) { (body, url) throws(ReaderError) in
+    public static let listing = ResponseTranslation(name: "atom", description: AtomFeed.format, mediaTypes: mediaTypes) { (body, url) throws(ReaderError) in
         try listingJSON(try feed(body, url: url), url: url).serializedData
     }
 
     /// A post's comments feed read as a ``RedditCommentPage``'s JSON.
-    public static let comments = ResponseTranslation(name: "atom", mediaTypes: mediaTypes) { (body, url) throws(ReaderError) in
+    public static let comments = ResponseTranslation(name: "atom", description: AtomFeed.format, mediaTypes: mediaTypes) { (body, url) throws(ReaderError) in
         try commentPageJSON(try feed(body, url: url), url: url).serializedData
     }
 
@@ -75,6 +75,11 @@ public enum RedditFeed {
     /// A listing's JSON: `{"kind":"Listing","data":{"after":…,"source":"feed","children":[…]}}`.
     /// The next page starts after the last entry's id, as the feed's `after` reads it.
     static func listingJSON(_ feed: AtomFeed, url: String) throws(ReaderError) -> JSONValue {
+        // A page of a listing holds what a JSON page may: a sync follows each post's comments.
+        guard feed.entries.count <= Reddit.maximumLimit else {
+            throw .decoding(DecodingFailure(.invalidValue, codingPath: "feed", detail:
+                "\(feed.entries.count) entries, more than the \(Reddit.maximumLimit) a page of Reddit's holds", url: url, format: AtomFeed.format))
+        }
         var children: [JSONValue] = []
         for (index, entry) in feed.entries.enumerated() {
             if entry.id.hasPrefix("t1_") {
@@ -90,7 +95,7 @@ public enum RedditFeed {
     /// A post page's JSON: two listings, the post and its comments (flat).
     static func commentPageJSON(_ feed: AtomFeed, url: String) throws(ReaderError) -> JSONValue {
         guard let first = feed.entries.first, first.id.hasPrefix("t3_") else {
-            throw .decoding(DecodingFailure(.keyMissing, codingPath: "feed.entry[0]", detail: "a comments feed whose first entry is not the post", url: url))
+            throw .decoding(DecodingFailure(.keyMissing, codingPath: "feed.entry[0]", detail: "a comments feed whose first entry is not the post", url: url, format: AtomFeed.format))
         }
         let post = try post(first, index: 0, url: url)
         var comments: [JSONValue] = []
@@ -146,7 +151,7 @@ public enum RedditFeed {
     private static func shortID(_ entry: AtomFeed.Entry, kind: String, index: Int, url: String) throws(ReaderError) -> String {
         guard entry.id.hasPrefix(kind), Reddit.isFullname(entry.id) else {
             throw .decoding(DecodingFailure(.invalidValue, codingPath: "feed.entry[\(index)].id", detail:
-                "\"\(TerminalText.sanitise(entry.id, maxLength: 40))\" is not a fullname of kind \(kind.dropLast())", url: url))
+                "\"\(TerminalText.sanitise(entry.id, maxLength: 40))\" is not a fullname of kind \(kind.dropLast())", url: url, format: AtomFeed.format))
         }
         return String(entry.id.dropFirst(kind.count))
     }
@@ -156,7 +161,7 @@ public enum RedditFeed {
     private static func date(_ entry: AtomFeed.Entry, index: Int, url: String) throws(ReaderError) -> Int64 {
         guard let date = entry.published ?? entry.updated, OutsideNumbers.isPlausible(date) else {
             throw .decoding(DecodingFailure(.keyMissing, codingPath: "feed.entry[\(index)].updated", detail:
-                "an entry with no date that reads as RFC 3339", url: url))
+                "an entry with no date that reads as RFC 3339", url: url, format: AtomFeed.format))
         }
         return Int64(date.timeIntervalSince1970.rounded(.down))
     }
