@@ -111,7 +111,10 @@ struct RequestPipeline: Sendable {
             logger.debug("GET", metadata: ["request.url": "\(shownURL)"])
             let response: HTTPResponse
             do { response = try await transport.send(HTTPRequest(url: current, headers: headers), deadline: deadline) }
-            catch { throw .transport(error) }
+            catch {
+                await rateLimits.answered(service.name, at: origin)
+                throw .transport(error)
+            }
             if let announced = RateLimitState(origin: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now(),
                                                window: service.rateLimitWindow) {
                 await rateLimits.remember(announced)
@@ -125,6 +128,8 @@ struct RequestPipeline: Sendable {
                                                          resetAt: observed.addingTimeInterval(min(seconds, service.rateLimitWindow.inSeconds)),
                                                          observedAt: observed))
             }
+            // After what it announced is kept: no moment counts the request neither way.
+            await rateLimits.answered(service.name, at: origin)
             logger.debug("response", metadata: ["request.url": "\(shownURL)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
