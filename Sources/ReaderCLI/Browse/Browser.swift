@@ -132,6 +132,8 @@ struct Browser: Model {
     /// must not hide for long what the data on screen is. A note to read (a URL) waits for a key.
     private var noteGoesAt: Date?
     private var queued: [Queued] = []
+    /// The background loads waiting for a place, in order ("screen:id").
+    var waitingInBackground: [String] { queued.map { Self.taskID($0.screen, $0.id) } }
     /// Background loads running: "screen:id".
     private var backgroundRunning: Set<String> = []
     private var nextNumber = 1
@@ -370,6 +372,12 @@ struct Browser: Model {
                 if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.remove(id) }
                 result.append(.cancel(id: Self.taskID(screen, id)))
                 result += startQueued()
+            case .dropQueued(let id):
+                let waiting = queued.count
+                queued.removeAll { $0.screen == screen && $0.id == id }
+                guard queued.count < waiting, let index = stack.firstIndex(where: { $0.number == screen }) else { continue }
+                let layout = index == stack.count - 1 ? self.layout : ScreenLayout(columns: size.columns, rows: layout.rows, now: now)
+                result += perform(stack[index].screen.handle(.answer(id: id, ScreenAnswer(NotStarted())), in: layout), for: screen)
             case .push(let next):
                 result += push(next)
             case .open(let url):
@@ -387,7 +395,8 @@ struct Browser: Model {
         let byChoice = options.cacheMode == .offline
         switch kind {
         case .background:
-            guard !probe else { return [] }
+            // Running already: the same request is not sent again.
+            guard !probe, !backgroundRunning.contains(Self.taskID(screen, id)) else { return [] }
             queued.removeAll { $0.screen == screen && $0.id == id }
             queued.append(Queued(screen: screen, id: id, work: work))
             return startQueued()

@@ -52,6 +52,7 @@ import TestSupport
             case .load(let id, let kind, _): "load \(id) \(kind)"
             case .run(let id, _): "run \(id)"
             case .cancel(let id): "cancel \(id)"
+            case .dropQueued(let id): "drop \(id)"
             case .push(let screen): "push \(screen.place.last ?? "") \(type(of: screen))"
             case .open(let url): "open \(url)"
             case .say(let text): "say \(text)"
