@@ -161,6 +161,32 @@ import TestSupport
             """)
     }
 
+    /// Idle is idle: 10,000 rows are laid out when they come, when the filter or the width
+    /// changes, never at a frame (a tick's, each second, used to lay the whole table out again).
+    @Test func aLongCollectionIsLaidOutOnceNotAtEveryFrame() throws {
+        let recorded = try Self.decode(SWAPIPage<Person>.self, "swapi/people_page1.json").results
+        let people = (0..<10_000).map { number in
+            var person = recorded[number % recorded.count]
+            person.name = "Person \(number)"
+            person.url = "https://swapi.dev/api/people/\(number + 1)/"
+            return person
+        }
+        var screen = SWAPICollectionScreen<Person>(swapi: Self.swapi)
+        _ = screen.handle(.answer(id: "list", Self.loaded(SWAPIPage(count: people.count, next: nil, previous: nil, results: people))), in: Self.large)
+        #expect(screen.laidOut?.columns == 80)
+        #expect(screen.laidOut?.lines.count == 10_001)
+        let before = Self.text(screen, Self.large)
+        #expect(before.split(separator: "\n")[1].contains(" Person 0 "))
+        _ = screen.handle(.tick, in: Self.large)
+        #expect(Self.text(screen, Self.large) == before)
+        // The width changes: laid out again at the new one; the filter: only what it keeps.
+        _ = screen.handle(.resized, in: Self.small)
+        #expect(screen.laidOut?.columns == 40)
+        #expect(Self.text(screen, Self.small).split(separator: "\n").allSatisfy { $0.count <= 40 })
+        _ = screen.handle(.filter("person 999"), in: Self.small)
+        #expect(screen.laidOut?.lines.count == 12, "the header, 999 and 9990…9999")
+    }
+
     @Test func aCollectionScrollsFiltersAndOpensTheSelectedResource() throws {
         var screen = SWAPICollectionScreen<Person>(swapi: Self.swapi)
         let page = try Self.decode(SWAPIPage<Person>.self, "swapi/people_page1.json")
