@@ -89,7 +89,11 @@ extension Reader {
                 resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
                 browserCommand: browserCommand,
                 openURL: { url in LinkOpener.open(url, with: browserCommand) },
-                notices: { await client.notices.drain().map(\.notice) },
+                // Asked each tick: a cache file deleted meanwhile is noticed (C1003) and opened anew.
+                notices: {
+                    await client.reopenCacheIfMoved()
+                    return await client.notices.drain().map(\.notice)
+                },
                 rateLimitedUntil: { service in
                     await client.rateLimitLockouts().filter { $0.service == service }.map(\.resetAt).max()
                 })

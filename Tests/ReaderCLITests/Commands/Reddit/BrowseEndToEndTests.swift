@@ -167,6 +167,25 @@ import TestSupport
         }
     }
 
+    /// The cache file deleted while browsing is noticed, as `sync` notices it (C1003), and
+    /// opened anew: what is read afterwards is in the file the next command reads.
+    @Test func aCacheFileDeletedWhileBrowsingIsNoticedAndOpenedAnew() async throws {
+        try await withTestServer(Self.listing) { server in
+            let reader = ReaderProcess(server: server)
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: reader.cachePath + suffix) }
+            let (screen, said) = try await terminal.waitForScreen(containing: "C1003")
+            #expect(said, "\(screen)")
+            #expect(screen.contains("the cache file was deleted while in use"), "\(screen)")
+            // A fresh copy read now is stored in the new file, where a command finds it.
+            try await terminal.press("r")
+            #expect(try await waitUntil { try await reader.run("posts", "python", "--offline").status == 0 })
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
     @Test func withoutATerminalOrWithADumbOneItIsR1001() async throws {
         let piped = try await ReaderProcess().run("browse", "python")
         #expect(piped.status == 64)
