@@ -119,6 +119,19 @@ import TestSupport
         }
     }
 
+    /// The real-time signals end a process by default as SIGUSR1 does: the first and the last.
+    @Test(arguments: [__libc_current_sigrtmin(), __libc_current_sigrtmax()])
+    func aRealTimeSignalGivesTheTerminalBackToo(signal: Int32) async throws {
+        try await withTestServer(Self.listing) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            let pid = try #require(try await terminal.waitForFile("pid").flatMap { Int32($0) })
+            #expect(kill(pid, signal) == 0)
+            #expect(try await terminal.waitForFile("status") == "\(128 + signal)")
+            try await expectGivenBack(terminal, rows: 24)
+        }
+    }
+
     @Test func aFaultSentByKillEndsItTooTheTerminalGivenBack() async throws {
         try await withTestServer(Self.listing) { server in
             // With Swift's backtracer as it comes (on): a fault sent by kill has nothing to trace,
