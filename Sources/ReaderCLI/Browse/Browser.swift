@@ -33,8 +33,8 @@ struct Browser: Model {
     enum Message: Sendable {
         /// The answer of a screen's work.
         case answer(screen: Int, id: String, Pass, ScreenAnswer)
-        /// `$BROWSER` was started, or could not be (its reason).
-        case opened(failure: String?)
+        /// `$BROWSER` was started for `url`, or could not be (its reason).
+        case opened(url: String, failure: String?)
         /// Time to probe again, after ``probePause``.
         case probeAgain
         /// What the client noticed since the last time it was asked (the cache cannot be written).
@@ -137,6 +137,9 @@ struct Browser: Model {
     /// Background loads running: "screen:id".
     private var backgroundRunning: Set<String> = []
     private var nextNumber = 1
+    /// The links `$BROWSER` is being started for: one start a link at a time (a held `o`
+    /// would start a browser a repeat).
+    private(set) var opening: Set<String> = []
 
     init(first: any BrowseScreen, environment: Environment, size: TerminalSize, now: Date) {
         self.environment = environment
@@ -178,7 +181,8 @@ struct Browser: Model {
                 effects.append(.task(id: "notices") { .notices(await notices()) })
             }
             return effects
-        case .message(.opened(let failure)):
+        case .message(.opened(let url, let failure)):
+            opening.remove(url)
             if let failure { show(failure) }
             return []
         case .message(.notices(let posted)):
@@ -453,8 +457,12 @@ struct Browser: Model {
             show(url)
             return []
         }
+        guard opening.insert(url).inserted else {
+            say("opening already")
+            return []
+        }
         let openURL = environment.openURL
-        return [.task(id: nil) { .opened(failure: await openURL(url)) }]
+        return [.task(id: nil) { .opened(url: url, failure: await openURL(url)) }]
     }
 
     private mutating func receive(_ answer: ScreenAnswer, id: String, pass: Pass, screen: Int) -> [Effect<Message>] {

@@ -354,6 +354,11 @@ final class OptionsLog: @unchecked Sendable {
         #expect(without.view(size: Self.size).text(ofRow: 23).hasSuffix("https://example.com/a/very/long/path"))
         var with = Self.browser(screen, browserCommand: "firefox")
         #expect(Self.tasks(with.update(.key(.character("o")))) == ["-"])
+        // Held: one start a link at a time; the next once it has been started.
+        for _ in 0..<50 { #expect(with.update(.key(.character("o"))).isEmpty) }
+        #expect(with.view(size: Self.size).text(ofRow: 23).hasSuffix("opening already"))
+        _ = with.update(.message(.opened(url: "https://example.com/a/very/long/path", failure: nil)))
+        #expect(Self.tasks(with.update(.key(.character("o")))) == ["-"])
         screen.onKey = [.open(url: "file:///etc/passwd")]
         var local = Self.browser(screen, browserCommand: "firefox")
         #expect(local.update(.key(.character("o"))).isEmpty)
