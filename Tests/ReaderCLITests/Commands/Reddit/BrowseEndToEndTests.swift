@@ -180,6 +180,31 @@ import TestSupport
         }
     }
 
+    /// A stray variation selector (after a space) is measured as tmux draws it: a row drawn over
+    /// one that held it keeps no glyph of it. Post A's title holds one; B's is the same text
+    /// after it; filtered to B, the first row must read as B's own row did.
+    @Test(arguments: ["\u{FE0F}", "\u{FE0E}", "\u{E0100}"])
+    func aStrayVariationSelectorLeavesNoGlyphBehind(selector: String) async throws {
+        func post(_ id: String, _ title: String) -> String {
+            #"{"kind": "t3", "data": {"id": "\#(id)", "name": "t3_\#(id)", "title": "\#(title)", "author": "a", "subreddit": "python", "score": 1, "num_comments": 0, "created_utc": 1790000000, "permalink": "/r/python/comments/\#(id)/"}}"#
+        }
+        let body = #"{"kind": "Listing", "data": {"after": null, "children": [\#(post("aaa", "k \(selector)tail of the title")), \#(post("bbb", "kk tail of the title"))]}}"#
+        try await withTestServer { _ in .json(Array(body.utf8)) } body: { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            let (before, shown) = try await terminal.waitForScreen(containing: "r/python · hot · 2 posts")
+            #expect(shown, "\(before)")
+            let rowOfB = before.split(separator: "\n", omittingEmptySubsequences: false)[2]
+            #expect(rowOfB.hasSuffix("kk tail of the title"), "\(before)")
+            try await terminal.press("/", "k", "k", "Enter")
+            let (after, filtered) = try await terminal.waitForScreen(containing: "1 of 2 posts")
+            #expect(filtered, "\(after)")
+            #expect(after.split(separator: "\n", omittingEmptySubsequences: false)[1] == rowOfB,
+                    "\(after)")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
     /// The cache file deleted while browsing is noticed, as `sync` notices it (C1003), and
     /// opened anew: what is read afterwards is in the file the next command reads.
     @Test func aCacheFileDeletedWhileBrowsingIsNoticedAndOpenedAnew() async throws {
