@@ -110,6 +110,8 @@ struct Browser: Model {
     private(set) var prompt: Prompt?
     /// The code of the failure that made the browser offline; nil when online.
     private(set) var offline: String?
+    /// The service that could not be reached: the screens of another say nothing of it.
+    private(set) var offlineService: ServiceName?
     /// When the rate limit resets that a copy on screen was shown for (a 429, or R1003).
     private(set) var rateLimitedUntil: Date?
     /// The screen being probed, while offline.
@@ -204,7 +206,7 @@ struct Browser: Model {
             return refreshTop(probe: false)
         case .message(.probeAgain):
             probePending = false
-            guard offline != nil, probing == nil else { return [] }
+            guard isOffline(stack[stack.count - 1]), probing == nil else { return [] }
             return refreshTop(probe: true)
         case .message(.answer(let screen, let id, let pass, let answer)):
             return receive(answer, id: id, pass: pass, screen: screen)
@@ -244,7 +246,7 @@ struct Browser: Model {
                 say("offline; trying again every few seconds")
                 return []
             }
-            return refreshTop(probe: offline != nil && !offlineByChoice)
+            return refreshTop(probe: isOffline(top) && !offlineByChoice)
         case .character("s"):
             prompt = .target("")
             return []
@@ -337,7 +339,7 @@ struct Browser: Model {
         effects += entry.running.map { .cancel(id: Self.taskID(entry.number, $0)) }
         if probing == entry.number { endProbe() }
         effects += toTop(.appeared)
-        if offline != nil, probing == nil, !probePending, !offlineByChoice { effects += refreshTop(probe: true) }
+        if isOffline(stack[stack.count - 1]), probing == nil, !probePending, !offlineByChoice { effects += refreshTop(probe: true) }
         return effects
     }
 
@@ -507,13 +509,13 @@ struct Browser: Model {
         switch report {
         case .failed(let failure)?:
             stack[index].failure = failure
-            if failure.unreachable { return goOffline(failure.code, afterProbe: afterProbe) }
+            if failure.unreachable { return goOffline(failure.code, of: stack[index].screen.service, afterProbe: afterProbe) }
             if let until = failure.rateLimitedUntil { return afterTheReset(until) }
-            if !failure.notCached { offline = nil }
+            if !failure.notCached, isOffline(stack[index]) { offline = nil }
         case .loaded(let metadata)?:
             stack[index].failure = nil
             if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) {
-                return goOffline(code.description, afterProbe: afterProbe)
+                return goOffline(code.description, of: stack[index].screen.service, afterProbe: afterProbe)
             }
             // A copy shown because the rate limit is used up: until when, the client knows.
             if let code = metadata.errorCode, BrowseFailure.meansRateLimited(code), let service = stack[index].screen.service {
@@ -521,7 +523,8 @@ struct Browser: Model {
                 return [.task(id: "rate limit") { .rateLimited(until: await until(service)) }]
             }
             if metadata.source != .cache { rateLimitedUntil = nil }
-            if metadata.source != .cache {
+            // Another service answering says nothing of the one that could not be reached.
+            if metadata.source != .cache, isOffline(stack[index]) {
                 let wasOffline = offline != nil
                 offline = nil
                 // Back: the screen on top shows what the network says now.
@@ -552,9 +555,20 @@ struct Browser: Model {
         return [.after(.milliseconds(Int(max(0, wait) * 1000) + 1000), .rateLimitEnded)]
     }
 
-    /// - Parameter afterProbe: whether a probe just ended so: the next one waits a little.
-    private mutating func goOffline(_ code: String, afterProbe: Bool) -> [Effect<Message>] {
+    /// Whether the service of `entry`'s data is the one that could not be reached (a screen of
+    /// no named service shares the note).
+    func isOffline(_ entry: Entry) -> Bool {
+        guard offline != nil else { return false }
+        guard let offlineService, let service = entry.screen.service else { return true }
+        return service == offlineService
+    }
+
+    /// - Parameters:
+    ///   - service: the service that could not be reached.
+    ///   - afterProbe: whether a probe just ended so: the next one waits a little.
+    private mutating func goOffline(_ code: String, of service: ServiceName?, afterProbe: Bool) -> [Effect<Message>] {
         offline = code
+        offlineService = service
         guard probing == nil, !probePending, !offlineByChoice else { return [] }
         if afterProbe {
             probePending = true
@@ -735,6 +749,8 @@ struct Browser: Model {
     /// Empty when it is fresh.
     func freshnessNotes(of entry: Entry) -> [String] {
         var age: String?
+        // Only the data on screen is spoken of: another service's being offline is not its.
+        let offline = isOffline(entry) ? self.offline : nil
         if let shown = entry.screen.shown, shown.stale || shown.errorCode != nil || offline != nil {
             age = RelativeAge.describe(from: shown.fetchedAt, to: now) + " ago"
         }

@@ -133,6 +133,24 @@ final class OptionsLog: @unchecked Sendable {
                 == "r/python       4 h ago · offline · T1003")
     }
 
+    /// Reddit offline says nothing of SWAPI's data, served fresh, on SWAPI's screens.
+    @Test func theBottomLineSpeaksOnlyOfTheServiceOfTheDataOnScreen() {
+        var browser = Self.browser(RecordingScreen(service: RedditService.name),
+                                   resolve: { _ throws(ReaderError) in RecordingScreen(name: "swapi", service: SWAPIService.name) })
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 44, errorCode: ErrorCode(.transport, 1003)))))
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("copy from 44 s ago · offline · T1003"))
+        for key in ["s", "s", "w", "a", "p", "i"] { _ = browser.update(.key(.character(Character(key)))) }
+        _ = browser.update(.key(.enter))
+        #expect(browser.stack.count == 2)
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache)), screen: 1))
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "swapi · hot · 3 posts")
+        // SWAPI answering from the network does not make Reddit reachable.
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata()), screen: 1))
+        #expect(browser.offline == "T1003")
+        _ = browser.update(.key(.character("q")))
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("copy from 44 s ago · offline · T1003"))
+    }
+
     @Test func aForegroundFailureWithNothingToShowIsOneBannerWithItsCodeAndHint() {
         var browser = Self.browser(RecordingScreen(hasContent: false))
         _ = browser.update(Self.answer("list", .failed(BrowseFailure(message: "r/nope: no such subreddit", code: "H404",
