@@ -251,7 +251,11 @@ struct Browser: Model {
             prompt = .target("")
             return []
         case .character("/"):
-            guard stack[stack.count - 1].screen.filters else { return [] }
+            // Said, so that the keys typed after it are not taken for a filter unawares.
+            guard stack[stack.count - 1].screen.filters else {
+                say(Self.noFilterHere)
+                return []
+            }
             prompt = .filter(stack[stack.count - 1].filter)
             return []
         default:
@@ -635,9 +639,18 @@ struct Browser: Model {
                       KeyHelp("/", "filter the list (Esc clears)"), KeyHelp("?", "this help; any key closes it")]),
     ]
 
-    /// Every key, grouped, and the background failures counted so far.
+    /// What `/` says on a screen that is no list, and the help there.
+    static let noFilterHere = "/ filters lists; this screen is none"
+
+    /// Every key, grouped, and the background failures counted so far. Where a shared key does
+    /// nothing (`/` off a list), the help says so.
     func helpLines(width: Int) -> [(String, CellStyle)] {
         var groups = Self.sharedKeys
+        if !stack[stack.count - 1].screen.filters {
+            groups = groups.map { group in
+                (group.group, group.keys.map { $0.keys == "/" ? KeyHelp("/", "filter a list (not this screen)") : $0 })
+            }
+        }
         let own = stack[stack.count - 1].screen.keys
         if !own.isEmpty { groups.insert(("This screen", own), at: 2) }
         let keyWidth = groups.flatMap(\.keys).map { TerminalText.width($0.keys) }.max() ?? 0

@@ -358,10 +358,13 @@ final class OptionsLog: @unchecked Sendable {
         _ = browser.update(.key(.escape))
         #expect((browser.stack[0].screen as? RecordingScreen)?.events == ["filter p", "filter py", "filter "])
         #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
-        // A screen that is no list takes no filter.
+        // A screen that is no list takes no filter, says so, and its help says so.
         var other = Self.browser(RecordingScreen(filters: false))
         _ = other.update(.key(.character("/")))
         #expect(other.prompt == nil)
+        #expect(other.view(size: Self.size).text(ofRow: 23).hasSuffix("/ filters lists; this screen is none"))
+        #expect(other.helpLines(width: 80).map(\.0).contains { $0.hasPrefix("  /") && $0.hasSuffix("filter a list (not this screen)") })
+        #expect(!Self.browser().helpLines(width: 80).map(\.0).contains { $0.hasSuffix("(not this screen)") })
     }
 
     @Test func oOpensHttpLinksWithTheBrowserOrShowsThemWhole() {

@@ -117,6 +117,34 @@ import TestSupport
         #expect(Self.describe(screen.handle(.refresh, in: Self.small)).first == "load count:films refresh")
     }
 
+    /// `/` on `reader browse swapi`: the collections are a list, filtered as every list is.
+    @Test func theCollectionsAreFilteredByName() {
+        var screen = SWAPICollectionsScreen(swapi: Self.swapi)
+        #expect(screen.filters)
+        _ = screen.handle(.key(.character("j")), in: Self.small)
+        _ = screen.handle(.filter("p"), in: Self.small)
+        #expect(screen.place == ["swapi · 4 of 6 collections", "swapi"])
+        #expect(Self.text(screen, Self.small) == """
+            COLLECTION  COUNT
+            people          …
+            planets         …
+            species         …
+            starships       …
+
+
+
+
+            """)
+        #expect(Self.reversed(screen, Self.small) == ["people          …"], "the one selected stays selected")
+        _ = screen.handle(.filter("star"), in: Self.small)
+        #expect(Self.describe(screen.handle(.key(.enter), in: Self.small)) == ["push swapi/starships SWAPICollectionScreen<Starship>"])
+        _ = screen.handle(.filter("xyz"), in: Self.small)
+        #expect(Self.text(screen, Self.small).hasPrefix("no collection matches /xyz\n"))
+        #expect(screen.handle(.key(.enter), in: Self.small).isEmpty)
+        _ = screen.handle(.filter(""), in: Self.small)
+        #expect(screen.place == ["swapi · 6 collections", "swapi"])
+    }
+
     // MARK: - A collection
 
     @Test func aCollectionLoadsEveryPageAndDrawsTheCommandsTable() throws {
