@@ -21,12 +21,13 @@ extension Reader {
         static let examples = [
             "reader browse python",
             "reader browse r/swift+rust",
+            "reader browse t3_2xmo63",
             "reader browse --offline python",
             "reader browse swapi",
             "reader browse swapi/people",
         ]
 
-        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
+        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), a post (t3_ID or its URL), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
         var target: String?
 
         @OptionGroup var options: GlobalOptions
