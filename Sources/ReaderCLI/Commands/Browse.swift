@@ -30,7 +30,7 @@ extension Reader {
         @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), a post (t3_ID or its URL), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
         var target: String?
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: FetchOptions<BrowseFlags>
 
         package func validate() throws {
             if options.output.json {
