@@ -11,7 +11,7 @@ import Synchronization
 /// `tcsetattr`, `sigaction`, `raise`).
 ///
 /// - Ending signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, and the others whose default ends the
-///   process: SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ): the terminal is
+///   process: SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGRTMIN…SIGRTMAX): the terminal is
 ///   restored, the signal's previous action put back, and the signal raised again, so that the
 ///   process ends by it as it would have (a shell shows 130, 143, 129), and a shell script around
 ///   it stops as it should.
@@ -26,7 +26,20 @@ import Synchronization
 /// - SIGWINCH writes one byte to the wake pipe the input reader polls.
 enum TerminalRestorer {
     static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-                                         SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT]
+                                         SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT] + realTimeSignals
+
+    /// SIGRTMIN…SIGRTMAX, whose default action ends the process too (none on Darwin). The C
+    /// library keeps the first few for itself: SIGRTMIN is asked for, not written down.
+    static var realTimeSignals: [Int32] {
+        #if canImport(Glibc)
+        let (first, last) = (__libc_current_sigrtmin(), __libc_current_sigrtmax())
+        // Within the actions kept (``previousActions``: signals 1…64).
+        guard first > 0, first <= last, last < 65 else { return [] }
+        return Array(first...last)
+        #else
+        return []
+        #endif
+    }
     static let faultSignals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGSYS]
 
     /// The bytes that leave what ``TerminalSession`` entered: the default style, automatic wrap

@@ -9,16 +9,20 @@ import TestSupport
 // optionally a file's JSON as every post's comment page (`/comments/ID.json`: the synthetic
 // thread of `ReaderBrowseBench thread-json`). It prints its port, then serves until it is killed.
 //
-//     ReaderBenchServer [--delay-ms N] [--people-pages N] [--comments-file PATH]
+//     ReaderBenchServer [--delay-ms N] [--people-pages N] [--people-films N] [--comments-file PATH]
+//
+// `--people-films 0` makes the padded people light (no film links on a page): 1,000 pages are a
+// 10,000-row collection of a few MB, for the idle browse benchmark (bench/browse_idle.sh).
 
 /// The server's options, checked: a value that is no whole number in its range is refused with
 /// the usage, never trapped on.
 struct Options {
     var delayMilliseconds: Int64 = 0
     var peoplePages: Int?
+    var peopleFilms = 3_200
     var commentsFile: String?
 
-    static let usage = "usage: ReaderBenchServer [--delay-ms N (0…60000)] [--people-pages N (1…1000)] [--comments-file PATH]\n"
+    static let usage = "usage: ReaderBenchServer [--delay-ms N (0…60000)] [--people-pages N (1…1000)] [--people-films N (0…3200)] [--comments-file PATH]\n"
 
     init?(_ arguments: [String]) {
         var rest = arguments[...]
@@ -32,6 +36,9 @@ struct Options {
             case "--people-pages":
                 guard let value = Int(text), (1...1_000).contains(value) else { return nil }
                 peoplePages = value
+            case "--people-films":
+                guard let value = Int(text), (0...3_200).contains(value) else { return nil }
+                peopleFilms = value
             case "--comments-file":
                 commentsFile = text
             default:
@@ -47,7 +54,7 @@ guard let options = Options(Array(CommandLine.arguments.dropFirst())) else {
 }
 
 let dataSet = SWAPIDataSet()
-let people = options.peoplePages.map { PaddedPeople(pages: $0) }
+let people = options.peoplePages.map { PaddedPeople(pages: $0, filmsOnAPage: options.peopleFilms, filmsAlone: min(320, options.peopleFilms)) }
 let delay = TimeAmount.milliseconds(options.delayMilliseconds)
 let commentPage = try options.commentsFile.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
 let server = try await TestServer { [delayMilliseconds = options.delayMilliseconds] request in

@@ -89,6 +89,9 @@ enum ScreenEffect: Sendable {
     case run(id: String, @Sendable () async -> ScreenAnswer)
     /// Cancels the screen's work under `id`; its answer is dropped.
     case cancel(id: String)
+    /// Drops the screen's background load under `id` if it has not started (what scrolled out
+    /// of view before its turn): it answers at once with ``NotStarted``. One running goes on.
+    case dropQueued(id: String)
     /// Opens a screen over this one.
     case push(any BrowseScreen)
     /// Opens a link: `$BROWSER URL` when it is set, else the URL whole on the bottom line.
@@ -137,6 +140,9 @@ struct ScreenAnswer: Sendable {
         }
     }
 }
+
+/// The payload of the answer of a background load dropped before it started (``ScreenEffect/dropQueued(id:)``).
+struct NotStarted: Sendable {}
 
 /// The payload of ``ScreenAnswer/of(_:)``.
 enum LoadResult<Value: Sendable>: Sendable {

@@ -33,8 +33,8 @@ struct Browser: Model {
     enum Message: Sendable {
         /// The answer of a screen's work.
         case answer(screen: Int, id: String, Pass, ScreenAnswer)
-        /// `$BROWSER` was started, or could not be (its reason).
-        case opened(failure: String?)
+        /// `$BROWSER` was started for `url`, or could not be (its reason).
+        case opened(url: String, failure: String?)
         /// Time to probe again, after ``probePause``.
         case probeAgain
         /// What the client noticed since the last time it was asked (the cache cannot be written).
@@ -110,6 +110,8 @@ struct Browser: Model {
     private(set) var prompt: Prompt?
     /// The code of the failure that made the browser offline; nil when online.
     private(set) var offline: String?
+    /// The service that could not be reached: the screens of another say nothing of it.
+    private(set) var offlineService: ServiceName?
     /// When the rate limit resets that a copy on screen was shown for (a 429, or R1003).
     private(set) var rateLimitedUntil: Date?
     /// The screen being probed, while offline.
@@ -132,9 +134,14 @@ struct Browser: Model {
     /// must not hide for long what the data on screen is. A note to read (a URL) waits for a key.
     private var noteGoesAt: Date?
     private var queued: [Queued] = []
+    /// The background loads waiting for a place, in order ("screen:id").
+    var waitingInBackground: [String] { queued.map { Self.taskID($0.screen, $0.id) } }
     /// Background loads running: "screen:id".
     private var backgroundRunning: Set<String> = []
     private var nextNumber = 1
+    /// The links `$BROWSER` is being started for: one start a link at a time (a held `o`
+    /// would start a browser a repeat).
+    private(set) var opening: Set<String> = []
 
     init(first: any BrowseScreen, environment: Environment, size: TerminalSize, now: Date) {
         self.environment = environment
@@ -176,7 +183,8 @@ struct Browser: Model {
                 effects.append(.task(id: "notices") { .notices(await notices()) })
             }
             return effects
-        case .message(.opened(let failure)):
+        case .message(.opened(let url, let failure)):
+            opening.remove(url)
             if let failure { show(failure) }
             return []
         case .message(.notices(let posted)):
@@ -198,7 +206,7 @@ struct Browser: Model {
             return refreshTop(probe: false)
         case .message(.probeAgain):
             probePending = false
-            guard offline != nil, probing == nil else { return [] }
+            guard isOffline(stack[stack.count - 1]), probing == nil else { return [] }
             return refreshTop(probe: true)
         case .message(.answer(let screen, let id, let pass, let answer)):
             return receive(answer, id: id, pass: pass, screen: screen)
@@ -238,12 +246,16 @@ struct Browser: Model {
                 say("offline; trying again every few seconds")
                 return []
             }
-            return refreshTop(probe: offline != nil && !offlineByChoice)
+            return refreshTop(probe: isOffline(top) && !offlineByChoice)
         case .character("s"):
             prompt = .target("")
             return []
         case .character("/"):
-            guard stack[stack.count - 1].screen.filters else { return [] }
+            // Said, so that the keys typed after it are not taken for a filter unawares.
+            guard stack[stack.count - 1].screen.filters else {
+                say(Self.noFilterHere)
+                return []
+            }
             prompt = .filter(stack[stack.count - 1].filter)
             return []
         default:
@@ -331,7 +343,7 @@ struct Browser: Model {
         effects += entry.running.map { .cancel(id: Self.taskID(entry.number, $0)) }
         if probing == entry.number { endProbe() }
         effects += toTop(.appeared)
-        if offline != nil, probing == nil, !probePending, !offlineByChoice { effects += refreshTop(probe: true) }
+        if isOffline(stack[stack.count - 1]), probing == nil, !probePending, !offlineByChoice { effects += refreshTop(probe: true) }
         return effects
     }
 
@@ -370,6 +382,12 @@ struct Browser: Model {
                 if let index = stack.firstIndex(where: { $0.number == screen }) { stack[index].running.remove(id) }
                 result.append(.cancel(id: Self.taskID(screen, id)))
                 result += startQueued()
+            case .dropQueued(let id):
+                let waiting = queued.count
+                queued.removeAll { $0.screen == screen && $0.id == id }
+                guard queued.count < waiting, let index = stack.firstIndex(where: { $0.number == screen }) else { continue }
+                let layout = index == stack.count - 1 ? self.layout : ScreenLayout(columns: size.columns, rows: layout.rows, now: now)
+                result += perform(stack[index].screen.handle(.answer(id: id, ScreenAnswer(NotStarted())), in: layout), for: screen)
             case .push(let next):
                 result += push(next)
             case .open(let url):
@@ -387,7 +405,8 @@ struct Browser: Model {
         let byChoice = options.cacheMode == .offline
         switch kind {
         case .background:
-            guard !probe else { return [] }
+            // Running already: the same request is not sent again.
+            guard !probe, !backgroundRunning.contains(Self.taskID(screen, id)) else { return [] }
             queued.removeAll { $0.screen == screen && $0.id == id }
             queued.append(Queued(screen: screen, id: id, work: work))
             return startQueued()
@@ -444,8 +463,12 @@ struct Browser: Model {
             show(url)
             return []
         }
+        guard opening.insert(url).inserted else {
+            say("opening already")
+            return []
+        }
         let openURL = environment.openURL
-        return [.task(id: nil) { .opened(failure: await openURL(url)) }]
+        return [.task(id: nil) { .opened(url: url, failure: await openURL(url)) }]
     }
 
     private mutating func receive(_ answer: ScreenAnswer, id: String, pass: Pass, screen: Int) -> [Effect<Message>] {
@@ -490,13 +513,13 @@ struct Browser: Model {
         switch report {
         case .failed(let failure)?:
             stack[index].failure = failure
-            if failure.unreachable { return goOffline(failure.code, afterProbe: afterProbe) }
+            if failure.unreachable { return goOffline(failure.code, of: stack[index].screen.service, afterProbe: afterProbe) }
             if let until = failure.rateLimitedUntil { return afterTheReset(until) }
-            if !failure.notCached { offline = nil }
+            if !failure.notCached, isOffline(stack[index]) { offline = nil }
         case .loaded(let metadata)?:
             stack[index].failure = nil
             if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) {
-                return goOffline(code.description, afterProbe: afterProbe)
+                return goOffline(code.description, of: stack[index].screen.service, afterProbe: afterProbe)
             }
             // A copy shown because the rate limit is used up: until when, the client knows.
             if let code = metadata.errorCode, BrowseFailure.meansRateLimited(code), let service = stack[index].screen.service {
@@ -504,7 +527,8 @@ struct Browser: Model {
                 return [.task(id: "rate limit") { .rateLimited(until: await until(service)) }]
             }
             if metadata.source != .cache { rateLimitedUntil = nil }
-            if metadata.source != .cache {
+            // Another service answering says nothing of the one that could not be reached.
+            if metadata.source != .cache, isOffline(stack[index]) {
                 let wasOffline = offline != nil
                 offline = nil
                 // Back: the screen on top shows what the network says now.
@@ -535,9 +559,20 @@ struct Browser: Model {
         return [.after(.milliseconds(Int(max(0, wait) * 1000) + 1000), .rateLimitEnded)]
     }
 
-    /// - Parameter afterProbe: whether a probe just ended so: the next one waits a little.
-    private mutating func goOffline(_ code: String, afterProbe: Bool) -> [Effect<Message>] {
+    /// Whether the service of `entry`'s data is the one that could not be reached (a screen of
+    /// no named service shares the note).
+    func isOffline(_ entry: Entry) -> Bool {
+        guard offline != nil else { return false }
+        guard let offlineService, let service = entry.screen.service else { return true }
+        return service == offlineService
+    }
+
+    /// - Parameters:
+    ///   - service: the service that could not be reached.
+    ///   - afterProbe: whether a probe just ended so: the next one waits a little.
+    private mutating func goOffline(_ code: String, of service: ServiceName?, afterProbe: Bool) -> [Effect<Message>] {
         offline = code
+        offlineService = service
         guard probing == nil, !probePending, !offlineByChoice else { return [] }
         if afterProbe {
             probePending = true
@@ -604,9 +639,18 @@ struct Browser: Model {
                       KeyHelp("/", "filter the list (Esc clears)"), KeyHelp("?", "this help; any key closes it")]),
     ]
 
-    /// Every key, grouped, and the background failures counted so far.
+    /// What `/` says on a screen that is no list, and the help there.
+    static let noFilterHere = "/ filters lists; this screen is none"
+
+    /// Every key, grouped, and the background failures counted so far. Where a shared key does
+    /// nothing (`/` off a list), the help says so.
     func helpLines(width: Int) -> [(String, CellStyle)] {
         var groups = Self.sharedKeys
+        if !stack[stack.count - 1].screen.filters {
+            groups = groups.map { group in
+                (group.group, group.keys.map { $0.keys == "/" ? KeyHelp("/", "filter a list (not this screen)") : $0 })
+            }
+        }
         let own = stack[stack.count - 1].screen.keys
         if !own.isEmpty { groups.insert(("This screen", own), at: 2) }
         let keyWidth = groups.flatMap(\.keys).map { TerminalText.width($0.keys) }.max() ?? 0
@@ -718,6 +762,8 @@ struct Browser: Model {
     /// Empty when it is fresh.
     func freshnessNotes(of entry: Entry) -> [String] {
         var age: String?
+        // Only the data on screen is spoken of: another service's being offline is not its.
+        let offline = isOffline(entry) ? self.offline : nil
         if let shown = entry.screen.shown, shown.stale || shown.errorCode != nil || offline != nil {
             age = RelativeAge.describe(from: shown.fetchedAt, to: now) + " ago"
         }

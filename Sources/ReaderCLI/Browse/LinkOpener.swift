@@ -3,12 +3,51 @@ import ReaderKit
 
 /// Runs `$BROWSER URL` for `o` in `reader browse`: detached, so that it outlives nothing and
 /// waits for nothing; its input, output and errors go to /dev/null, so that it never draws on
-/// the screen browse owns.
+/// the screen browse owns. It gets no secret of reader's (``childEnvironment(of:secrets:)``).
 enum LinkOpener {
+    /// The variables that name a proxy, which curl, browsers and most tools read.
+    static let proxyVariables: Set<String> = ["http_proxy", "https_proxy", "all_proxy", "ftp_proxy", "socks_proxy"]
+
+    /// The environment of the browser: reader's, without its secrets — every variable a service
+    /// declares as a secret setting (``ServiceSetting/Kind/secret(of:check:)``), found in the
+    /// registry, so a secret added later is left out too — and with proxy variables' user and
+    /// password taken out of their URLs (the proxy itself kept: a browser that went around it
+    /// could reach what the user meant to be reached through it).
+    static func childEnvironment(of environment: [String: String], secrets: Set<String>) -> [String: String] {
+        var child: [String: String] = [:]
+        for (name, value) in environment where !secrets.contains(name) {
+            child[name] = proxyVariables.contains(name.lowercased()) ? withoutCredentials(value) : value
+        }
+        return child
+    }
+
+    /// The environment variables of every secret setting of the services of `registry`.
+    static func secretVariables(of registry: ServiceRegistry) -> Set<String> {
+        Set(registry.settings.filter(\.isSecret).compactMap(\.variable))
+    }
+
+    /// A proxy's address without the `user:password@` before its host; unchanged when it has none.
+    /// An address with an `@` that is not before its host (a password with an unescaped `/`)
+    /// is dropped (empty): what is a credential there cannot be told.
+    static func withoutCredentials(_ proxy: String) -> String {
+        // Everything before the host's last `@` is user information (a password may hold `@`).
+        let scheme = proxy.range(of: "://")
+        let authorityStart = scheme?.upperBound ?? proxy.startIndex
+        let authorityEnd = proxy[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? proxy.endIndex
+        guard let at = proxy[authorityStart..<authorityEnd].lastIndex(of: "@") else {
+            return proxy.contains("@") ? "" : proxy
+        }
+        return String(proxy[..<authorityStart]) + String(proxy[proxy.index(after: at)...])
+    }
+
     /// Starts `command` with `url` as its last argument. The command is split into words by the
     /// shell (`firefox --new-tab`), which is given the URL as `$1` and so never parses it.
+    /// - Parameters:
+    ///   - environment: reader's environment, of which the browser gets ``childEnvironment(of:secrets:)``.
+    ///   - registry: the services whose secret settings the browser does not get.
     /// - Returns: why it could not be started, or nil.
-    static func open(_ url: String, with command: String?) -> String? {
+    static func open(_ url: String, with command: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     registry: ServiceRegistry = .current) -> String? {
         guard let command else { return "BROWSER is not set: \(url)" }
         // `sh` starts the browser in the background and ends at once; the browser is then
         // init's child, and nothing here waits for it.
@@ -18,7 +57,7 @@ enum LinkOpener {
             set -f; set -- $BROWSER_COMMAND "$1"; command -v -- "$1" >/dev/null 2>&1 || exit 127
             exec </dev/null >/dev/null 2>&1; "$@" &
             """
-        var environment = ProcessInfo.processInfo.environment
+        var environment = childEnvironment(of: environment, secrets: secretVariables(of: registry))
         environment["BROWSER_COMMAND"] = command
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

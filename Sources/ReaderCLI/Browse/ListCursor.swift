@@ -40,7 +40,12 @@ struct ListCursor: Sendable, Equatable {
     /// Draws a table rendered whole (its header first, then a line a row): the header, dim, on
     /// the first row, then the `height` rows from ``top``, the selected one in reverse video.
     func draw(table rendered: String, into grid: inout Grid, height: Int) {
-        let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+        draw(lines: rendered.split(separator: "\n", omittingEmptySubsequences: false), into: &grid, height: height)
+    }
+
+    /// As ``draw(table:into:height:)``, from the table's lines split already (a long table laid
+    /// out once, not at every frame).
+    func draw(lines: [Substring], into grid: inout Grid, height: Int) {
         grid.draw(lines.first ?? "", x: 0, y: 0, style: CellStyle(dim: true))
         for row in 0..<max(0, min(height, lines.count - 1 - top)) {
             grid.draw(lines[top + row + 1], x: 0, y: row + 1)

@@ -21,15 +21,16 @@ extension Reader {
         static let examples = [
             "reader browse python",
             "reader browse r/swift+rust",
+            "reader browse t3_2xmo63",
             "reader browse --offline python",
             "reader browse swapi",
             "reader browse swapi/people",
         ]
 
-        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
+        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), a post (t3_ID or its URL), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
         var target: String?
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: FetchOptions<BrowseFlags>
 
         package func validate() throws {
             if options.output.json {
@@ -91,7 +92,11 @@ extension Reader {
                 resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
                 browserCommand: browserCommand,
                 openURL: { url in LinkOpener.open(url, with: browserCommand) },
-                notices: { await client.notices.drain().map(\.notice) },
+                // Asked each tick: a cache file deleted meanwhile is noticed (C1003) and opened anew.
+                notices: {
+                    await client.reopenCacheIfMoved()
+                    return await client.notices.drain().map(\.notice)
+                },
                 rateLimitedUntil: { service in
                     await client.rateLimitLockouts().filter { $0.service == service }.map(\.resetAt).max()
                 })

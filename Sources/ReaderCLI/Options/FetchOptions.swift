@@ -23,7 +23,7 @@ public struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
     var refresh = false
 
     // OutputOptions
-    @Flag(help: OutputChoice.jsonHelp)
+    @Flag(help: Offline.jsonHelp)
     var json = false
 
     @Flag(name: .shortAndLong, help: OutputChoice.verboseHelp)

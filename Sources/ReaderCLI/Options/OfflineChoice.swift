@@ -16,9 +16,24 @@ enum NoOfflineFlag: OfflineChoice {
 }
 
 /// Whether a command offers `--offline`: how the flag shows in its help, and why the command
-/// refuses it, if it does. A type of its own, not an option group: ArgumentParser reflects over
-/// every group type at every parse (see ``FetchOptions``).
+/// refuses it, if it does; and how `--json` shows (hidden for a command that writes none). A
+/// type of its own, not an option group: ArgumentParser reflects over every group type at every
+/// parse (see ``FetchOptions``).
 public protocol OfflineChoice: Sendable {
     static var help: ArgumentHelp { get }
     static var refusal: String? { get }
+    /// `--json`'s help: by default ``OutputChoice/jsonHelp``.
+    static var jsonHelp: ArgumentHelp { get }
+}
+
+extension OfflineChoice {
+    public static var jsonHelp: ArgumentHelp { OutputChoice.jsonHelp }
+}
+
+/// `reader browse`'s: `--offline` as every reading command, and no `--json` in the help (it
+/// draws on the terminal; the flag is still read, hidden, so that giving it is explained).
+enum BrowseFlags: OfflineChoice {
+    static let help = OfflineFlag.help
+    static let refusal: String? = nil
+    static let jsonHelp = ArgumentHelp.hidden
 }

@@ -297,6 +297,25 @@ actor CacheStore {
 
     // MARK: - Whether data was stored (a sync)
 
+    /// When the file in use was deleted or replaced at its path (what was stored in it went
+    /// with it, and what is stored next would too), says so (C1003, as a sync does) and opens
+    /// the path anew: what is stored from now on is in the file the next run reads. A
+    /// long-running program asks this now and then.
+    /// - Returns: whether the file was opened anew.
+    @discardableResult
+    func reopenIfMoved() async -> Bool {
+        guard case .open(let cache) = state, !cache.isStillAtItsPath, let path else { return false }
+        let gone = FileManager.default.fileExists(atPath: path) ? "replaced" : "deleted"
+        state = .unopened
+        opening = nil
+        // What was begun on the old file is not taken for the new one's.
+        generation += 1
+        cache.close()
+        await notices.post(Notice(kind: .cache, code: ErrorCode(.cache, CacheFailure.Reason.unwritable.rawValue), message:
+            "the cache file was \(gone) while in use (\(TerminalText.sanitise(path))): what was stored before went with it; a new one was opened"))
+        return await open() != nil
+    }
+
     /// A mark to pass to ``storageFailure(since:)``: how many writes failed so far.
     var failedWriteMark: Int { failedWrites }
 

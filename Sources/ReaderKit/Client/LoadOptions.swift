@@ -21,7 +21,8 @@ public struct LoadOptions: Sendable, Equatable {
     /// The share of a rate limit the server announced (with the requests it counts as used) that
     /// this load may not spend, from 0 to 1: work in the background, such as prefetching, passes
     /// 0.1 to leave the last tenth for what the user asks for. A load that would spend it is not
-    /// sent (``RateLimitFailure/keptInReserve``). 0, the default, spends all.
+    /// sent (``RateLimitFailure/keptInReserve``); the requests to the same origin still in flight
+    /// count as spent, since the last announcement does not count them yet. 0, the default, spends all.
     public var rateLimitReserve: Double
 
     public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil,

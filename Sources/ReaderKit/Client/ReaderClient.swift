@@ -142,6 +142,13 @@ public final class ReaderClient: Sendable {
         await credentials.status(of: service)
     }
 
+    /// Notices a cache file deleted or replaced while this client uses it (what was stored went
+    /// with it): posts a notice (C1003), and opens the path anew. For a long-running program
+    /// (`reader browse`), which calls it now and then; a command's run is too short to need it.
+    public func reopenCacheIfMoved() async {
+        await cache.reopenIfMoved()
+    }
+
     // MARK: - Managing the cache (`reader cache`)
 
     /// What the cache holds and how it has served. A cache file that does not exist yet is

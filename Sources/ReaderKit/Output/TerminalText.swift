@@ -226,12 +226,18 @@ public enum TerminalText {
     }
 
     /// The number of cells one grapheme takes.
+    ///
+    /// A variation selector takes no cell of its own, and U+FE0F makes a character two wide
+    /// only after one that has an emoji form (❤️, #️⃣): after a space or a letter it is stray
+    /// (` \u{FE0F}`), and a terminal (tmux) draws the character at its own width, as it does
+    /// U+FE0E and U+E0100…U+E01EF after anything.
     public static func width(of character: Character) -> Int {
         // Printable ASCII is most of what is measured, and one cell: no property lookups.
         if let ascii = character.asciiValue, (0x20..<0x7F).contains(ascii) { return 1 }
-        guard let first = character.unicodeScalars.first else { return 0 }
-        if character.unicodeScalars.count > 1,
-           character.unicodeScalars.contains(where: { $0.value == 0xFE0F || $0.properties.isEmojiPresentation }) {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.count > 1,
+           scalars.contains(where: { $0.properties.isEmojiPresentation }) || (first.properties.isEmoji && scalars.contains("\u{FE0F}")) {
             return 2
         }
         if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark

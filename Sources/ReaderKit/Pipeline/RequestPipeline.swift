@@ -145,7 +145,10 @@ struct RequestPipeline: Sendable {
             // A secret in the query goes to its own origin only, as a credential does.
             let sent = home != nil && Origin(current) == home ? Endpoint<JSONValue>.adding(secretQuery, to: current) : current
             do { response = try await transport.send(HTTPRequest(url: sent, headers: headers), deadline: deadline) }
-            catch { throw .transport(error) }
+            catch {
+                await rateLimits.answered(service.name, at: origin)
+                throw .transport(error)
+            }
             if let announced = RateLimitState(origin: origin, service: service.name, announcement: service.rateLimit(in: response.headers), now: now(),
                                                window: service.rateLimitWindow) {
                 await rateLimits.remember(announced)
@@ -159,6 +162,8 @@ struct RequestPipeline: Sendable {
                                                          resetAt: observed.addingTimeInterval(min(seconds, service.rateLimitWindow.inSeconds)),
                                                          observedAt: observed))
             }
+            // After what it announced is kept: no moment counts the request neither way.
+            await rateLimits.answered(service.name, at: origin)
             logger.debug("response", metadata: ["request.url": "\(shownURL)", "response.status": "\(response.status)",
                                                 "response.bytes": "\(response.body.count)"])
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],

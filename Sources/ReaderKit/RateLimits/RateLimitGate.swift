@@ -12,6 +12,9 @@ actor RateLimitGate {
     /// The rate limits last announced, per service and origin (`reddit https://oauth.reddit.com`);
     /// read from the cache on first use. `.some(nil)`: known to be none.
     private var known: [String: RateLimitState?] = [:]
+    /// The requests sent and not yet answered, per service and origin: what the last
+    /// announcement does not count yet, and a reserve must.
+    private var inFlight: [String: Int] = [:]
 
     init(cache: CacheStore, notices: NoticeBoard, maximumWait: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void,
          now: @escaping @Sendable () -> Date) {
@@ -23,9 +26,10 @@ actor RateLimitGate {
     }
 
     /// When the service said nothing remains at `origin`, waits for its reset if that is within
-    /// `--max-wait` and the deadline, and the service's window.
+    /// `--max-wait` and the deadline, and the service's window. Once it returns, the request is
+    /// counted in flight until ``answered(_:at:)``.
     /// - Parameter reserve: the share of the announced limit this request may not spend
-    ///   (``LoadOptions/rateLimitReserve``).
+    ///   (``LoadOptions/rateLimitReserve``), the requests in flight counted as spent.
     /// - Throws: ``ReaderError/rateLimited(_:)`` when the reset is further away, or when the
     ///   request would spend the reserve: the request is not sent.
     func waitForReset(of service: ServiceName, window: Duration, at origin: String, deadline: ContinuousClock.Instant,
@@ -37,13 +41,20 @@ actor RateLimitGate {
             // A response that arrived meanwhile says more than the file.
             if known[key] == nil { known[key] = .some(stored) }
         }
-        guard let state = known[key] ?? nil else { return }
-        if state.spendsReserve(reserve, at: now()) {
+        guard let state = known[key] ?? nil else {
+            inFlight[key, default: 0] += 1
+            return
+        }
+        if state.spendsReserve(reserve, inFlight: inFlight[key] ?? 0, at: now()) {
             throw .rateLimited(RateLimitFailure(service: service, origin: host, resetAt: min(state.resetAt, now().addingTimeInterval(window.inSeconds)),
                                                 keptInReserve: true))
         }
         // The wait is at most the service's window, whatever the file or the header said.
-        guard let wait = state.waitBeforeNextRequest(at: now(), window: window) else { return }
+        guard let wait = state.waitBeforeNextRequest(at: now(), window: window) else {
+            // Counted at once, before any other request is let through.
+            inFlight[key, default: 0] += 1
+            return
+        }
         let delay = Duration.clamping(seconds: wait)
         let resetAt = now().addingTimeInterval(wait)
         guard delay <= maximumWait, delay < ContinuousClock.now.duration(to: deadline) else {
@@ -53,6 +64,15 @@ actor RateLimitGate {
             "\(TerminalText.sanitise(host, maxLength: 253))'s rate limit was used up; waited \(RelativeAge.describe(seconds: OutsideNumbers.wholeSeconds(wait.rounded(.up)))) for it to reset"))
         do { try await sleep(delay) } catch { throw .rateLimited(RateLimitFailure(service: service, origin: host, resetAt: resetAt)) }
         known[key] = .some(nil)
+        inFlight[key, default: 0] += 1
+    }
+
+    /// The request let through by ``waitForReset(of:window:at:deadline:reserve:)`` was answered,
+    /// or failed: it is no longer in flight. Called after what its answer announced is remembered.
+    func answered(_ service: ServiceName, at origin: String) {
+        let key = service.rawValue + " " + origin.lowercased()
+        guard let count = inFlight[key] else { return }
+        inFlight[key] = count > 1 ? count - 1 : nil
     }
 
     /// Keeps the rate limit a response announced, for this client and for the next run. While

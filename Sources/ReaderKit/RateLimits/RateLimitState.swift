@@ -53,11 +53,12 @@ public struct RateLimitState: Sendable, Equatable, Codable, FetchableRecord, Per
     }
 
     /// Whether a request at `now` would spend into the share of the limit kept in reserve
-    /// (`reserve`, from 0 to 1, of ``limit``): after it, fewer would remain than that share.
-    /// False when the limit is not known or the window has reset.
-    public func spendsReserve(_ reserve: Double, at now: Date) -> Bool {
+    /// (`reserve`, from 0 to 1, of ``limit``): after it, and the `inFlight` requests sent since
+    /// this was announced, fewer would remain than that share. False when the limit is not
+    /// known or the window has reset.
+    public func spendsReserve(_ reserve: Double, inFlight: Int = 0, at now: Date) -> Bool {
         guard reserve > 0, let limit, resetAt > now else { return false }
-        return remaining - 1 < limit * min(reserve, 1)
+        return remaining - Double(max(0, inFlight)) - 1 < limit * min(reserve, 1)
     }
 
     /// How long to wait before the next request at `now`: nil when a request may go now. Never

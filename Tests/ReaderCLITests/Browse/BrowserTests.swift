@@ -133,6 +133,24 @@ final class OptionsLog: @unchecked Sendable {
                 == "r/python       4 h ago · offline · T1003")
     }
 
+    /// Reddit offline says nothing of SWAPI's data, served fresh, on SWAPI's screens.
+    @Test func theBottomLineSpeaksOnlyOfTheServiceOfTheDataOnScreen() {
+        var browser = Self.browser(RecordingScreen(service: RedditService.name),
+                                   resolve: { _ throws(ReaderError) in RecordingScreen(name: "swapi", service: SWAPIService.name) })
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 44, errorCode: ErrorCode(.transport, 1003)))))
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("copy from 44 s ago · offline · T1003"))
+        for key in ["s", "s", "w", "a", "p", "i"] { _ = browser.update(.key(.character(Character(key)))) }
+        _ = browser.update(.key(.enter))
+        #expect(browser.stack.count == 2)
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache)), screen: 1))
+        #expect(browser.view(size: Self.size).text(ofRow: 23) == "swapi · hot · 3 posts")
+        // SWAPI answering from the network does not make Reddit reachable.
+        _ = browser.update(Self.answer("list", .loaded(Self.metadata()), screen: 1))
+        #expect(browser.offline == "T1003")
+        _ = browser.update(.key(.character("q")))
+        #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("copy from 44 s ago · offline · T1003"))
+    }
+
     @Test func aForegroundFailureWithNothingToShowIsOneBannerWithItsCodeAndHint() {
         var browser = Self.browser(RecordingScreen(hasContent: false))
         _ = browser.update(Self.answer("list", .failed(BrowseFailure(message: "r/nope: no such subreddit", code: "H404",
@@ -340,10 +358,13 @@ final class OptionsLog: @unchecked Sendable {
         _ = browser.update(.key(.escape))
         #expect((browser.stack[0].screen as? RecordingScreen)?.events == ["filter p", "filter py", "filter "])
         #expect(browser.view(size: Self.size).text(ofRow: 23) == "r/python · hot · 3 posts")
-        // A screen that is no list takes no filter.
+        // A screen that is no list takes no filter, says so, and its help says so.
         var other = Self.browser(RecordingScreen(filters: false))
         _ = other.update(.key(.character("/")))
         #expect(other.prompt == nil)
+        #expect(other.view(size: Self.size).text(ofRow: 23).hasSuffix("/ filters lists; this screen is none"))
+        #expect(other.helpLines(width: 80).map(\.0).contains { $0.hasPrefix("  /") && $0.hasSuffix("filter a list (not this screen)") })
+        #expect(!Self.browser().helpLines(width: 80).map(\.0).contains { $0.hasSuffix("(not this screen)") })
     }
 
     @Test func oOpensHttpLinksWithTheBrowserOrShowsThemWhole() {
@@ -353,6 +374,11 @@ final class OptionsLog: @unchecked Sendable {
         #expect(without.update(.key(.character("o"))).isEmpty)
         #expect(without.view(size: Self.size).text(ofRow: 23).hasSuffix("https://example.com/a/very/long/path"))
         var with = Self.browser(screen, browserCommand: "firefox")
+        #expect(Self.tasks(with.update(.key(.character("o")))) == ["-"])
+        // Held: one start a link at a time; the next once it has been started.
+        for _ in 0..<50 { #expect(with.update(.key(.character("o"))).isEmpty) }
+        #expect(with.view(size: Self.size).text(ofRow: 23).hasSuffix("opening already"))
+        _ = with.update(.message(.opened(url: "https://example.com/a/very/long/path", failure: nil)))
         #expect(Self.tasks(with.update(.key(.character("o")))) == ["-"])
         screen.onKey = [.open(url: "file:///etc/passwd")]
         var local = Self.browser(screen, browserCommand: "firefox")

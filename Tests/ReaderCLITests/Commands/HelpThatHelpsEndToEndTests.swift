@@ -45,6 +45,19 @@ import TestSupport
         if columns == 40 { #expect(widest > 40) }
     }
 
+    /// Browse draws on the terminal and writes no JSON: its help does not offer `--json`, and the
+    /// flag given is refused with the reason, as before.
+    @Test func browsesHelpListsOnlyWhatBrowseTakes() async throws {
+        let reader = ReaderProcess()
+        let help = try await reader.run("browse", "--help")
+        #expect(help.status == 0)
+        #expect(!help.stdout.contains("--json"), "\(help.stdout)")
+        #expect(help.stdout.contains("--offline") && help.stdout.contains("--no-color"), "\(help.stdout)")
+        #expect(try await reader.run("posts", "--help").stdout.contains("--json"))
+        let json = try await reader.run("browse", "--json", "python")
+        #expect(json.status == 64 && json.stderr.contains("browse draws on the terminal and writes no JSON"), "\(json.stderr)")
+    }
+
     @Test func theManualHasTheExamplesToo() async throws {
         let manual = try await ReaderProcess().run("manual")
         #expect(manual.status == 0)

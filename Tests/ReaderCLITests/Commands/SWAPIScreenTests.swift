@@ -52,6 +52,7 @@ import TestSupport
             case .load(let id, let kind, _): "load \(id) \(kind)"
             case .run(let id, _): "run \(id)"
             case .cancel(let id): "cancel \(id)"
+            case .dropQueued(let id): "drop \(id)"
             case .push(let screen): "push \(screen.place.last ?? "") \(type(of: screen))"
             case .open(let url): "open \(url)"
             case .say(let text): "say \(text)"
@@ -116,6 +117,34 @@ import TestSupport
         #expect(Self.describe(screen.handle(.refresh, in: Self.small)).first == "load count:films refresh")
     }
 
+    /// `/` on `reader browse swapi`: the collections are a list, filtered as every list is.
+    @Test func theCollectionsAreFilteredByName() {
+        var screen = SWAPICollectionsScreen(swapi: Self.swapi)
+        #expect(screen.filters)
+        _ = screen.handle(.key(.character("j")), in: Self.small)
+        _ = screen.handle(.filter("p"), in: Self.small)
+        #expect(screen.place == ["swapi · 4 of 6 collections", "swapi"])
+        #expect(Self.text(screen, Self.small) == """
+            COLLECTION  COUNT
+            people          …
+            planets         …
+            species         …
+            starships       …
+
+
+
+
+            """)
+        #expect(Self.reversed(screen, Self.small) == ["people          …"], "the one selected stays selected")
+        _ = screen.handle(.filter("star"), in: Self.small)
+        #expect(Self.describe(screen.handle(.key(.enter), in: Self.small)) == ["push swapi/starships SWAPICollectionScreen<Starship>"])
+        _ = screen.handle(.filter("xyz"), in: Self.small)
+        #expect(Self.text(screen, Self.small).hasPrefix("no collection matches /xyz\n"))
+        #expect(screen.handle(.key(.enter), in: Self.small).isEmpty)
+        _ = screen.handle(.filter(""), in: Self.small)
+        #expect(screen.place == ["swapi · 6 collections", "swapi"])
+    }
+
     // MARK: - A collection
 
     @Test func aCollectionLoadsEveryPageAndDrawsTheCommandsTable() throws {
@@ -158,6 +187,32 @@ import TestSupport
             ID  NAME                BORN     GENDER  HEIGHT
              1  Luke Skywalker      19BBY    male       172
             """)
+    }
+
+    /// Idle is idle: 10,000 rows are laid out when they come, when the filter or the width
+    /// changes, never at a frame (a tick's, each second, used to lay the whole table out again).
+    @Test func aLongCollectionIsLaidOutOnceNotAtEveryFrame() throws {
+        let recorded = try Self.decode(SWAPIPage<Person>.self, "swapi/people_page1.json").results
+        let people = (0..<10_000).map { number in
+            var person = recorded[number % recorded.count]
+            person.name = "Person \(number)"
+            person.url = "https://swapi.dev/api/people/\(number + 1)/"
+            return person
+        }
+        var screen = SWAPICollectionScreen<Person>(swapi: Self.swapi)
+        _ = screen.handle(.answer(id: "list", Self.loaded(SWAPIPage(count: people.count, next: nil, previous: nil, results: people))), in: Self.large)
+        #expect(screen.laidOut?.columns == 80)
+        #expect(screen.laidOut?.lines.count == 10_001)
+        let before = Self.text(screen, Self.large)
+        #expect(before.split(separator: "\n")[1].contains(" Person 0 "))
+        _ = screen.handle(.tick, in: Self.large)
+        #expect(Self.text(screen, Self.large) == before)
+        // The width changes: laid out again at the new one; the filter: only what it keeps.
+        _ = screen.handle(.resized, in: Self.small)
+        #expect(screen.laidOut?.columns == 40)
+        #expect(Self.text(screen, Self.small).split(separator: "\n").allSatisfy { $0.count <= 40 })
+        _ = screen.handle(.filter("person 999"), in: Self.small)
+        #expect(screen.laidOut?.lines.count == 12, "the header, 999 and 9990…9999")
     }
 
     @Test func aCollectionScrollsFiltersAndOpensTheSelectedResource() throws {

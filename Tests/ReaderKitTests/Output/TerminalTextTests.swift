@@ -32,6 +32,15 @@ import Testing
         #expect(TerminalText.width("😀") == 2)
         #expect(TerminalText.width("e\u{301}") == 1)
         #expect(TerminalText.width("👍🏽") == 2)
+        // Variation selectors as tmux draws them: an emoji form two wide, a stray one nothing.
+        #expect(TerminalText.width("❤\u{FE0F}") == 2)
+        #expect(TerminalText.width("#\u{FE0F}\u{20E3}") == 2)
+        #expect(TerminalText.width(" \u{FE0F}") == 1)
+        #expect(TerminalText.width("a\u{FE0F}b") == 2)
+        #expect(TerminalText.width(" \u{FE0E}") == 1)
+        #expect(TerminalText.width(" \u{E0100}") == 1)
+        #expect(TerminalText.width("中\u{FE0F}") == 2)
+        #expect(TerminalText.width("\u{FE0F}") == 0)
     }
 
     @Test func truncationKeepsWithinTheWidthWithAnEllipsis() {

@@ -220,6 +220,51 @@ import TestSupport
         }
     }
 
+    /// Replies held until the test gives them, however many.
+    final class HeldMany: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answers: [@Sendable (TestServer.Reply) -> Void] = []
+        func hold(_ answer: @escaping @Sendable (TestServer.Reply) -> Void) { lock.withLock { answers.append(answer) } }
+        var count: Int { lock.withLock { answers.count } }
+        func giveAll(_ reply: TestServer.Reply) { for answer in lock.withLock({ answers }) { answer(reply) } }
+    }
+
+    /// The requests in flight are spent already: from 16 of 100 left, keeping 10 in reserve, at
+    /// most 6 go out before any is answered (not 15, as the last announcement alone would allow).
+    @Test func aReserveCountsTheRequestsInFlight() async throws {
+        let held = HeldMany()
+        let spent = Self.spent(84)
+        try await withShutdown(of: ClientHarness { request in
+            request.path == "/r/python/hot.json" ? spent(request) : .deferred { answer in held.hold(answer) }
+        }) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))
+                let refused = NIOLockedValueBox<[String]>([])
+                let background = LoadOptions(rateLimitReserve: 0.1)
+                let endpoints = try (1...12).map { try Reddit.posts(subreddit: "sub\($0)", limit: 25) }
+                let loads = Task {
+                    await withTaskGroup(of: Void.self) { group in
+                        for endpoint in endpoints {
+                            group.addTask {
+                                do throws(LoadFailure) { _ = try await client.load(endpoint, options: background) } catch {
+                                    refused.withLockedValue { $0.append(error.error.code.description) }
+                                }
+                            }
+                        }
+                    }
+                }
+                // Every load either went out (held by the server) or was refused.
+                let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+                while held.count + refused.withLockedValue({ $0.count }) < 12, ContinuousClock.now < deadline { await Task.yield() }
+                #expect(held.count == 6)
+                #expect(refused.withLockedValue { $0 } == Array(repeating: "R1003", count: 6))
+                held.giveAll(.json(Fixtures.bytes("reddit/listing_r_python_hot.json")))
+                await loads.value
+                #expect(harness.server.requests.count == 7)
+            }
+        }
+    }
+
     @Test func aLimitIsReadOnlyFromCountsThatAreNumbers() {
         #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300, used: 91)?.limit == 100)
         #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300, used: .infinity)?.limit == nil)

@@ -41,6 +41,8 @@ struct PostListScreen: BrowseScreen {
     /// What was asked for in the background since the screen was last shown: post ids, and
     /// `after` tokens of next pages.
     private(set) var prefetched: Set<String> = []
+    /// The posts whose comments were asked for in the background and have not answered.
+    private var prefetching: Set<String> = []
 
     init(_ listing: RedditBrowsing.Listing, reddit: RedditBrowsing) {
         self.listing = listing
@@ -91,7 +93,7 @@ struct PostListScreen: BrowseScreen {
             select(selected, in: layout)
             // Covering the screen cancelled its background work: what is on screen is asked again
             // (what finished is in the cache by now, and costs no request).
-            if case .appeared = event { prefetched = []; return prefetch(in: layout) + visits() }
+            if case .appeared = event { prefetched = []; prefetching = []; return prefetch(in: layout) + visits() }
             return prefetch(in: layout)
         case .tick:
             break
@@ -174,6 +176,12 @@ struct PostListScreen: BrowseScreen {
             after = listing.after
             applyFilter(keeping: selectedPost?.id, in: layout)
             return prefetch(in: layout) + visits()
+        case let id where id.hasPrefix("comments:"):
+            let post = String(id.dropFirst("comments:".count))
+            prefetching.remove(post)
+            // Dropped before it started: asked again when the post is in view again.
+            if answer.payload is NotStarted { prefetched.remove(post) }
+            return []
         case "visits":
             guard let visits = answer.payload as? [Visit?], visits.count == posts.count else { return [] }
             newComments = [:]
@@ -194,10 +202,15 @@ struct PostListScreen: BrowseScreen {
     }
 
     /// The comments of every post on screen not asked for yet, and the next page, through the
-    /// cache, in the background.
+    /// cache, in the background. What left the screen before its turn is dropped first, so that
+    /// what is in view goes next (a quick PgDn must not fetch every post it passed).
     private mutating func prefetch(in layout: ScreenLayout) -> [ScreenEffect] {
-        let onScreen = visible.dropFirst(top).prefix(listHeight(layout)).filter { prefetched.insert($0.id).inserted }
-        var effects: [ScreenEffect] = onScreen.map { .load(id: "comments:" + $0.id, .background, reddit.comments(of: $0.id)) }
+        let inView = visible.dropFirst(top).prefix(listHeight(layout))
+        let kept = Set(inView.map(\.id))
+        var effects: [ScreenEffect] = prefetching.subtracting(kept).sorted().map { .dropQueued(id: "comments:" + $0) }
+        let onScreen = inView.filter { prefetched.insert($0.id).inserted }
+        prefetching.formUnion(onScreen.map(\.id))
+        effects += onScreen.map { .load(id: "comments:" + $0.id, .background, reddit.comments(of: $0.id)) }
         if let after, prefetched.insert("after:" + after).inserted {
             effects.append(.load(id: "next:" + after, .background, reddit.posts(of: listing, sort: sort, after: after)))
         }

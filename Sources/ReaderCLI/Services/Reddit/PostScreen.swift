@@ -21,6 +21,9 @@ struct PostScreen: BrowseScreen {
     /// The post as the list had it: its title is shown while its comments load.
     let post: RedditPost
     let reddit: RedditBrowsing
+    /// Whether ``post`` is what a list said of it; false for a post opened by its id
+    /// (`reader browse t3_2xmo63`), of which nothing is known before its page comes.
+    let listed: Bool
 
     /// The post and its comments, once loaded.
     private(set) var page: RedditCommentPage?
@@ -78,9 +81,19 @@ struct PostScreen: BrowseScreen {
     init(post: RedditPost, reddit: RedditBrowsing) {
         self.post = post
         self.reddit = reddit
+        listed = true
+    }
+
+    /// The post of id `id` (as ``Reddit/postID(_:)`` gives it), opened directly.
+    init(postID id: String, reddit: RedditBrowsing) {
+        post = RedditPost(id: id, name: "t3_" + id, title: "t3_" + id, author: "", subreddit: "", score: 0, numComments: 0,
+                          createdUTC: Date(timeIntervalSince1970: 0), permalink: "/comments/\(id)/")
+        self.reddit = reddit
+        listed = false
     }
 
     var place: [String] {
+        if page == nil, !listed { return ["t3_\(post.id) · loading", "t3_\(post.id)"] }
         let shownPost = page?.post ?? post
         let subreddit = "r/" + CommentTree.clean(shownPost.subreddit)
         // A feed's post has no count: what is loaded is said, never a number made up.
@@ -318,6 +331,10 @@ struct PostScreen: BrowseScreen {
 
     func draw(into grid: inout Grid, in layout: ScreenLayout) {
         guard page != nil else {
+            guard listed else {
+                grid.draw("loading t3_\(post.id)…", x: 0, y: 0, style: Self.metaStyle)
+                return
+            }
             // While the comments load: the post as the list had it.
             let waiting = Self.rows(of: post, now: layout.now, width: layout.columns)
                 + [Row(text: "", style: .plain), Row(text: "loading comments…", style: Self.metaStyle)]

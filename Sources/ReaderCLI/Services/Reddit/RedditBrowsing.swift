@@ -12,6 +12,19 @@ struct RedditBrowsing: Sendable {
     /// The subreddits asked for by name, never hidden by subreddit.
     var requested: Set<String> = []
 
+    /// The post `target` names, as `reader comments` takes it: a fullname (`t3_2xmo63`) or a
+    /// post's URL (`https://www.reddit.com/r/x/comments/2xmo63/…`, `redd.it/2xmo63`). Nil for
+    /// any other target (a subreddit, a user); a bare id is a subreddit's name as well
+    /// (`python` is both), and is read as one.
+    /// - Throws: ``ReaderError/invalidArgument(_:)`` for a URL or fullname that names no post.
+    static func post(in target: String) throws(ReaderError) -> String? {
+        let lowered = target.trimmingCharacters(in: .whitespaces).lowercased()
+        let namesAPost = lowered.hasPrefix("t3_") || lowered.contains("://") || lowered.contains("/comments/")
+            || lowered.hasPrefix("redd.it/") || lowered.contains(".redd.it/") || lowered.hasPrefix("www.reddit.com/") || lowered.hasPrefix("reddit.com/")
+        guard namesAPost else { return nil }
+        return try Reddit.postID(target)
+    }
+
     /// The posts a page, as `reader posts` asks for them.
     static let pageSize = 25
 

@@ -4,7 +4,7 @@ import ReaderTerminal
 
 /// `reader browse swapi`: SWAPI's six collections, one a row with how many it holds (read from
 /// its first page, as `reader people` reads it: `…` until known, the code when it cannot be);
-/// `Enter` opens the collection's table.
+/// `/` filters them by name, as every list; `Enter` opens the collection's table.
 struct SWAPICollectionsScreen: BrowseScreen {
     let swapi: SWAPIBrowsing
 
@@ -18,12 +18,19 @@ struct SWAPICollectionsScreen: BrowseScreen {
     static let collections = SWAPICollection.allCases
     private(set) var counts: [SWAPICollection: Count] = [:]
     private(set) var cursor = ListCursor()
+    /// The filter typed after `/`.
+    private(set) var filter = ""
+    /// The collections shown: those whose name holds the filter.
+    private(set) var visible: [SWAPICollection] = Self.collections
 
     init(swapi: SWAPIBrowsing) {
         self.swapi = swapi
     }
 
-    var place: [String] { ["swapi · \(Self.collections.count) collections", "swapi"] }
+    var place: [String] {
+        let count = filter.isEmpty ? "\(Self.collections.count) collections" : "\(visible.count) of \(Self.collections.count) collections"
+        return ["swapi · \(count)", "swapi"]
+    }
 
     var shown: LoadMetadata? {
         LoadMetadata.combining(Self.collections.compactMap {
@@ -35,9 +42,10 @@ struct SWAPICollectionsScreen: BrowseScreen {
     /// The rows are SWAPI's six whatever the network says: a count that fails shows its code in its row.
     var hasContent: Bool { true }
     var service: ServiceName? { SWAPIService.name }
+    var filters: Bool { true }
 
-    /// The selected collection.
-    var selectedCollection: SWAPICollection { Self.collections[cursor.selected] }
+    /// The selected collection; nil when the filter keeps none.
+    var selectedCollection: SWAPICollection? { visible.indices.contains(cursor.selected) ? visible[cursor.selected] : nil }
 
     func start(in layout: ScreenLayout) -> [ScreenEffect] {
         loads(.cacheFirst)
@@ -50,9 +58,16 @@ struct SWAPICollectionsScreen: BrowseScreen {
     mutating func handle(_ event: ScreenEvent, in layout: ScreenLayout) -> [ScreenEffect] {
         switch event {
         case .key(.enter), .key(.character("l")), .key(.right):
+            guard let selectedCollection else { return [] }
             return [.push(SWAPIBrowsing.collectionScreen(selectedCollection, browsing: swapi))]
         case .key(let key):
-            _ = cursor.move(key, count: Self.collections.count, height: layout.rows - 1)
+            _ = cursor.move(key, count: visible.count, height: layout.rows - 1)
+        case .filter(let text):
+            let keep = selectedCollection
+            filter = text
+            let words = text.lowercased()
+            visible = words.isEmpty ? Self.collections : Self.collections.filter { $0.rawValue.contains(words) }
+            cursor.select(keep.flatMap { visible.firstIndex(of: $0) } ?? cursor.selected, count: visible.count, height: layout.rows - 1)
         case .refresh:
             return loads(.refresh)
         case .answer(let id, let answer):
@@ -65,14 +80,18 @@ struct SWAPICollectionsScreen: BrowseScreen {
                 if case .known? = counts[collection] { break }
                 counts[collection] = .failed(code: failure.code)
             }
-        case .filter, .resized, .appeared, .tick:
+        case .resized, .appeared, .tick:
             break
         }
         return []
     }
 
     func draw(into grid: inout Grid, in layout: ScreenLayout) {
-        let rows = Self.collections.map { collection -> [String] in
+        guard !visible.isEmpty else {
+            grid.draw(TerminalText.truncate("no collection matches /" + filter, toWidth: layout.columns), x: 0, y: 0)
+            return
+        }
+        let rows = visible.map { collection -> [String] in
             let count = switch counts[collection] ?? .loading {
             case .loading: "…"
             case .known(let count, _): String(count)

@@ -119,6 +119,19 @@ import TestSupport
         }
     }
 
+    /// The real-time signals end a process by default as SIGUSR1 does: the first and the last.
+    @Test(arguments: [__libc_current_sigrtmin(), __libc_current_sigrtmax()])
+    func aRealTimeSignalGivesTheTerminalBackToo(signal: Int32) async throws {
+        try await withTestServer(Self.listing) { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            let pid = try #require(try await terminal.waitForFile("pid").flatMap { Int32($0) })
+            #expect(kill(pid, signal) == 0)
+            #expect(try await terminal.waitForFile("status") == "\(128 + signal)")
+            try await expectGivenBack(terminal, rows: 24)
+        }
+    }
+
     @Test func aFaultSentByKillEndsItTooTheTerminalGivenBack() async throws {
         try await withTestServer(Self.listing) { server in
             // With Swift's backtracer as it comes (on): a fault sent by kill has nothing to trace,
@@ -162,6 +175,50 @@ import TestSupport
             #expect(!screen.contains("pwned"))
             #expect(try await terminal.pane("#{pane_title}") != "pwned")
             #expect(try await !terminal.styledScreen().contains("\u{1B}[31m"))
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
+    /// A stray variation selector (after a space) is measured as tmux draws it: a row drawn over
+    /// one that held it keeps no glyph of it. Post A's title holds one; B's is the same text
+    /// after it; filtered to B, the first row must read as B's own row did.
+    @Test(arguments: ["\u{FE0F}", "\u{FE0E}", "\u{E0100}"])
+    func aStrayVariationSelectorLeavesNoGlyphBehind(selector: String) async throws {
+        func post(_ id: String, _ title: String) -> String {
+            #"{"kind": "t3", "data": {"id": "\#(id)", "name": "t3_\#(id)", "title": "\#(title)", "author": "a", "subreddit": "python", "score": 1, "num_comments": 0, "created_utc": 1790000000, "permalink": "/r/python/comments/\#(id)/"}}"#
+        }
+        let body = #"{"kind": "Listing", "data": {"after": null, "children": [\#(post("aaa", "k \(selector)tail of the title")), \#(post("bbb", "kk tail of the title"))]}}"#
+        try await withTestServer { _ in .json(Array(body.utf8)) } body: { server in
+            let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
+            let (before, shown) = try await terminal.waitForScreen(containing: "r/python · hot · 2 posts")
+            #expect(shown, "\(before)")
+            let rowOfB = before.split(separator: "\n", omittingEmptySubsequences: false)[2]
+            #expect(rowOfB.hasSuffix("kk tail of the title"), "\(before)")
+            try await terminal.press("/", "k", "k", "Enter")
+            let (after, filtered) = try await terminal.waitForScreen(containing: "1 of 2 posts")
+            #expect(filtered, "\(after)")
+            #expect(after.split(separator: "\n", omittingEmptySubsequences: false)[1] == rowOfB,
+                    "\(after)")
+            try await terminal.press("q")
+            #expect(try await terminal.waitForFile("status") == "0")
+        }
+    }
+
+    /// The cache file deleted while browsing is noticed, as `sync` notices it (C1003), and
+    /// opened anew: what is read afterwards is in the file the next command reads.
+    @Test func aCacheFileDeletedWhileBrowsingIsNoticedAndOpenedAnew() async throws {
+        try await withTestServer(Self.listing) { server in
+            let reader = ReaderProcess(server: server)
+            let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
+            #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: reader.cachePath + suffix) }
+            let (screen, said) = try await terminal.waitForScreen(containing: "C1003")
+            #expect(said, "\(screen)")
+            #expect(screen.contains("the cache file was deleted while in use"), "\(screen)")
+            // A fresh copy read now is stored in the new file, where a command finds it.
+            try await terminal.press("r")
+            #expect(try await waitUntil { try await reader.run("posts", "python", "--offline").status == 0 })
             try await terminal.press("q")
             #expect(try await terminal.waitForFile("status") == "0")
         }

@@ -134,6 +134,28 @@ import ReaderTerminal
         #expect(!Self.loads(next).contains { $0.hasPrefix("next:") })
     }
 
+    /// A quick PgDn: the comments of posts that left the screen before their turn are not asked
+    /// for; those in view go next. The four running go on.
+    @Test func prefetchDropsWhatScrolledAwayBeforeItsTurnAndWhatIsInViewGoesFirst() {
+        let many = (1...100).map { Self.post($0, title: "Post \($0)") }
+        let size = TerminalSize(columns: 80, rows: 24)
+        var browser = Browser(first: Self.screen(), environment: Browser.Environment(
+            loadOptions: { LoadOptions() }, resolve: { _ throws(ReaderError) in Self.screen() }, browserCommand: nil, openURL: { _ in nil }),
+            size: size, now: Self.now)
+        _ = browser.start()
+        let first = browser.update(.message(.answer(screen: 0, id: "list", .foreground(probe: false), Self.listing(many))))
+        #expect(BrowserTests.tasks(first).filter { $0.hasPrefix("0:comments:") } == (1...4).map { "0:comments:p\($0)" })
+        #expect(browser.waitingInBackground == (5...22).map { "0:comments:p\($0)" })
+        for _ in 0..<3 { _ = browser.update(.key(.pageDown)) }
+        // On screen now: p46…p67 (22 rows a page, the selected row the last).
+        #expect(browser.waitingInBackground == (46...67).map { "0:comments:p\($0)" })
+        let answered = browser.update(.message(.answer(screen: 0, id: "comments:p1", .background, ScreenAnswer("comments"))))
+        #expect(BrowserTests.tasks(answered) == ["0:comments:p46"])
+        // Back up: what was dropped is asked for again, once in view.
+        for _ in 0..<3 { _ = browser.update(.key(.pageUp)) }
+        #expect(browser.waitingInBackground == (5...22).map { "0:comments:p\($0)" })
+    }
+
     @Test func aShownListPrefetchesTheCommentsOfEveryPostOnScreenAndTheNextPage() {
         var screen = Self.screen()
         let effects = screen.handle(.answer(id: "list", Self.listing(Self.posts, after: "t3_p3")), in: Self.layout())

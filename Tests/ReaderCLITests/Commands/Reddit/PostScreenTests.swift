@@ -94,6 +94,7 @@ import TestSupport
             case .load(let id, let kind, _): "load \(id) \(kind)"
             case .run(let id, _): "run \(id)"
             case .cancel(let id): "cancel \(id)"
+            case .dropQueued(let id): "drop \(id)"
             case .push: "push"
             case .open(let url): "open \(url)"
             case .say(let text): "say \(text)"
@@ -154,6 +155,31 @@ import TestSupport
         #expect(Self.names(screen.handle(Self.loaded(small), in: Self.layout(40, 10))) == ["run visit"])
         #expect(screen.hasContent)
         #expect(Self.text(screen, 40, 10) == Self.smallAt40x10)
+    }
+
+    /// `reader browse t3_2xmo63`, or a post's URL, opens the post, as `reader comments` takes it.
+    @Test func aPostIsOpenedDirectlyByItsFullnameOrURL() throws {
+        let client = ReaderClient(configuration: .init(cachePath: nil))
+        func screen(_ target: String) throws -> (any BrowseScreen)? {
+            try Reader.Browse.program(for: target, settings: nil).firstScreen(BrowseContext(client: client))
+        }
+        for target in ["t3_2xmo63", "T3_2xmo63", "https://www.reddit.com/r/Python/comments/2xmo63/a_title/", "www.reddit.com/comments/2xmo63",
+                       "https://redd.it/2xmo63", "redd.it/2xmo63"] {
+            #expect((try screen(target) as? PostScreen)?.post.id == "2xmo63", "\(target)")
+        }
+        // A name is a subreddit's, as before (a bare id is one too); what names no post is refused.
+        #expect(try screen("python") is PostListScreen)
+        #expect(try screen("r/t3_abc") is PostListScreen)
+        #expect(throws: ReaderError.self) { try screen("t3_no!") }
+        #expect(throws: ReaderError.self) { try screen("https://www.reddit.com/r/python/") }
+
+        let small = try Self.thread()
+        var opened = try #require(try screen("t3_\(small.post.id)") as? PostScreen)
+        #expect(Self.names(opened.start(in: Self.layout(40, 10))) == ["load comments cacheFirst"])
+        #expect(opened.place == ["t3_\(small.post.id) · loading", "t3_\(small.post.id)"])
+        #expect(Self.text(opened, 40, 10).hasPrefix("loading t3_\(small.post.id)…\n"))
+        #expect(Self.names(opened.handle(Self.loaded(small), in: Self.layout(40, 10))) == ["run visit"])
+        #expect(Self.text(opened, 40, 10) == Self.smallAt40x10)
     }
 
     @Test func thePostThenItsTreeAsReaderCommentsRendersItThePostSelected() throws {
