@@ -29,9 +29,11 @@ extension Reader {
 
         func run() async throws {
             let environment = ProcessEnvironment.current
-            let services = try ReaderSettings.load(environment: environment).services()
+            let settings = try ReaderSettings.load(environment: environment)
+            let services = try settings.services()
             let client = ReaderClient(configuration: .init(
-                services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
+                services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration,
+                proxies: settings.proxies))
             let registry = ServiceRegistry.current
             let (checks, tokens, cache, lockouts) = await CommandRunner.using(client) { client in
                 // Every service at once, listed in the registry's order.
@@ -123,8 +125,12 @@ extension Reader {
                 "\(TerminalText.sanitise($0.host, maxLength: 253))'s rate limit is used up; it resets \(RelativeAge.describe(moment: $0.until))"
                     + " (reader cache clear forgets it)"
             }
+            // How each service is reached, once a proxy is set: through which proxy, or directly and why.
+            let proxyLines = checks.allSatisfy { $0.route == .direct } ? []
+                : checks.map { "\($0.service.rawValue): \($0.route.shown)" }
             // Each line is a label in 8 cells (more for a longer name) and a message that wraps under itself, never cut.
-            let labelled = credentials.map { ($0.label, $0.line) } + [("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            let labelled = proxyLines.map { ("proxy", $0) } + credentials.map { ($0.label, $0.line) } + [("cache", cacheLine)]
+                + limitLines.map { ("limit", $0) }
             let labelWidth = max(8, (labelled.map { TerminalText.width($0.0) }.max() ?? 0) + 2)
             let lines = labelled.map { label, message in
                 Terminal.wrapMessage(message, width: width.map { max(10, $0 - labelWidth) })
