@@ -134,7 +134,9 @@ extension ProxySettings {
         }
 
         /// The proxy `text` names, as ``ProxySettings/init(environment:)`` reads it.
-        /// - Parameter variable: where `text` came from, named in the error.
+        /// - Parameters:
+        ///   - text: `http://[user[:password]@]host[:port][/]`, or the same without `http://`.
+        ///   - variable: where `text` came from, named in the error.
         /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a proxy reader cannot use.
         public init(_ text: String, variable: String) throws(ReaderError) {
             func refused(_ why: String) -> ReaderError {
@@ -232,5 +234,15 @@ extension ProxySettings {
             plain.variable = ""
             return plain
         }
+    }
+}
+
+/// A proxy interpolated, printed, dumped or logged is its ``ProxySettings/Server/shown`` form:
+/// the password never leaves by way of a description.
+extension ProxySettings.Server: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { shown }
+    public var debugDescription: String { shown }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["host": host, "port": port, "user": user as Any, "variable": variable], displayStyle: .struct)
     }
 }

@@ -55,6 +55,12 @@ import ReaderKit
         #expect(server.user == "al@ice")
         #expect(server.password == "p:ss/w0rd")
         #expect(server.shown == "http://al@ice:***@proxy.example:3128")
+        // Interpolated, printed or dumped, as a log line or a failed expectation would show it.
+        var dumped = ""
+        dump(proxies, to: &dumped)
+        for text in ["\(server)", String(reflecting: server), "\(proxies)", String(reflecting: proxies.route(for: Self.reddit)), dumped] {
+            #expect(!text.contains("w0rd"), "\(text)")
+        }
         #expect(proxies.secrets.contains("p:ss/w0rd"))
         #expect(proxies.secrets.contains(Data("al@ice:p:ss/w0rd".utf8).base64EncodedString()))
     }
