@@ -12,6 +12,11 @@ extension Reader {
                 environment variable, the config file ($XDG_CONFIG_HOME/reader/config.toml, else \
                 ~/.config/reader/config.toml), the built-in default. A client secret is never shown.
 
+                The proxies come from the environment only (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, \
+                NO_PROXY, and their lower-case forms, as curl reads them); each service's row \
+                says which proxy it goes through, or why it goes directly. A proxy's password is \
+                never shown.
+
                 The config file is TOML:
 
                   timeout = "30s"
@@ -120,6 +125,36 @@ extension Reader {
                                         json: text.map { .string($0) } ?? .null))
                     }
                 }
+            }
+            return rows + proxyRows(settings)
+        }
+
+        /// The proxies for https and http, NO_PROXY, and how each service's base URL is reached.
+        static func proxyRows(_ settings: ReaderSettings) -> [Row] {
+            let proxies = settings.proxies
+            func source(_ server: ProxySettings.Server?) -> ReaderSettings.Source {
+                server.map { .environment(variable: $0.variable) } ?? .builtIn
+            }
+            func row(_ name: String, _ server: ProxySettings.Server?) -> Row {
+                Row(name: name, source: source(server), shown: server.map(\.shown) ?? "none (direct)",
+                    json: server.map { .string($0.shown) } ?? .null)
+            }
+            var rows = [row("https-proxy", proxies.https), row("http-proxy", proxies.http)]
+            let entries = proxies.bypass.entries
+            rows.append(Row(name: "no-proxy", source: proxies.bypass.variable.map { .environment(variable: $0) } ?? .builtIn,
+                            shown: entries.isEmpty ? "none" : TerminalText.sanitise(entries.joined(separator: ", "), maxLength: 300),
+                            json: .array(entries.map { .string($0) })))
+            guard let services = try? settings.services() else { return rows }
+            for plugin in settings.registry.plugins {
+                guard let service = services[plugin.name] else { continue }
+                let route = proxies.route(for: service.baseURL)
+                let from: ReaderSettings.Source = switch route {
+                case .direct: .builtIn
+                case .bypassed(_, let variable): .environment(variable: variable)
+                case .proxy(let server): .environment(variable: server.variable)
+                }
+                rows.append(Row(name: "\(plugin.name.rawValue).proxy", source: from, shown: route.shown,
+                                json: route.server.map { .string($0.shown) } ?? .null))
             }
             return rows
         }

@@ -53,6 +53,13 @@ enum ManualPage {
                  ".TP", ".B HOME", "The home folder, for ~/.config and ~/.cache without the XDG variables.",
                  ".TP", ".B NO_COLOR", "When set and not empty, output is never coloured.",
                  ".TP", ".B TERM", "When dumb, output is never coloured.",
+                 ".TP", ".B HTTPS_PROXY, HTTP_PROXY, ALL_PROXY", "The http:// proxy for https URLs, for http URLs, "
+                    + "and for either without its own, as curl reads them: the lower-case form first; HTTP_PROXY not in a CGI "
+                    + "program. http://user:password@host:port, percent-encoded; https goes through CONNECT. socks5:// and "
+                    + "https:// proxies are refused (R1002). The password is never shown.",
+                 ".TP", ".B NO_PROXY", "Hosts reached directly: a comma-separated list of *, names (with or without a leading "
+                    + "dot: the name and every name under it), IPv4 and IPv6 addresses, CIDR blocks, each optionally with :port. "
+                    + "The lower-case form first. 'reader config' and 'reader status' say how each service is reached.",
                  ".SH FILES",
                  ".TP", ".I $XDG_CONFIG_HOME/reader/config.toml", "(else ~/.config/reader/config.toml) The config file: "
                     + "'reader config' shows each setting and where it comes from.",

@@ -29,9 +29,11 @@ extension Reader {
 
         func run() async throws {
             let environment = ProcessEnvironment.current
-            let services = try ReaderSettings.load(environment: environment).services()
+            let settings = try ReaderSettings.load(environment: environment)
+            let services = try settings.services()
             let client = ReaderClient(configuration: .init(
-                services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration))
+                services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration,
+                proxies: settings.proxies))
             let registry = ServiceRegistry.current
             let (checks, tokens, cache, lockouts, detours) = await CommandRunner.using(client) { client in
                 // Every service at once, listed in the registry's order.
@@ -133,8 +135,12 @@ extension Reader {
                 return (detour.service.rawValue, "\(route), since \(TerminalText.sanitise(detour.origin, maxLength: 253)) answered with its "
                     + "block page; the first way is tried again \(RelativeAge.describe(moment: detour.until)), or at once after reader cache clear")
             }
+            // How each service is reached, once a proxy is set: through which proxy, or directly and why.
+            let proxyLines = checks.allSatisfy { $0.route == .direct } ? []
+                : checks.map { "\($0.service.rawValue): \($0.route.shown)" }
             // Each line is a label in 8 cells (more for a longer name) and a message that wraps under itself, never cut.
-            let labelled = credentials.map { ($0.label, $0.line) } + detourLines + [("cache", cacheLine)] + limitLines.map { ("limit", $0) }
+            let labelled = proxyLines.map { ("proxy", $0) } + credentials.map { ($0.label, $0.line) } + detourLines + [("cache", cacheLine)]
+                + limitLines.map { ("limit", $0) }
             let labelWidth = max(8, (labelled.map { TerminalText.width($0.0) }.max() ?? 0) + 2)
             let lines = labelled.map { label, message in
                 Terminal.wrapMessage(message, width: width.map { max(10, $0 - labelWidth) })

@@ -85,6 +85,9 @@ public struct ReaderSettings: Sendable {
     /// The secrets the config file set that are not used, because the environment gave their
     /// identity (a secret is never taken from another layer than its identity): by key.
     public var secretsPassedOver: Set<String> = []
+    /// The proxies, from `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (and their
+    /// lower-case forms) as ``ProxySettings/init(environment:)`` reads them; none by default.
+    public var proxies: ProxySettings = .direct
 
     /// The built-in defaults of `registry`'s services.
     public static func builtIn(of registry: ServiceRegistry) -> ReaderSettings {
@@ -101,8 +104,8 @@ public struct ReaderSettings: Sendable {
     }
 
     /// The built-in defaults, then the config file (``ConfigFile/path(environment:)``), then
-    /// the environment (the services' variables, such as `READER_SWAPI_URL`, then `NO_COLOR` and
-    /// `TERM=dumb`).
+    /// the environment (the services' variables, such as `READER_SWAPI_URL`, the proxies', then
+    /// `NO_COLOR` and `TERM=dumb`).
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a config file that cannot be read
     ///   or is wrong (see ``ConfigFile/read(atPath:settings:)``), or an environment variable that is.
     public static func load(environment: [String: String], registry: ServiceRegistry = .current) throws(ReaderError) -> ReaderSettings {
@@ -187,6 +190,7 @@ public struct ReaderSettings: Sendable {
                 }
             }
         }
+        proxies = try ProxySettings(environment: environment)
         if let value = environment["NO_COLOR"], !value.isEmpty {
             color.override(false, from: .environment(variable: "NO_COLOR"))
         } else if environment["TERM"] == "dumb" {

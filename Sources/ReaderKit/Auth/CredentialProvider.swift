@@ -39,14 +39,16 @@ actor CredentialProvider {
     /// The refusal that ended renewal for a service in this run, thrown again for each later request.
     private var refusals: [ServiceName: ReaderError] = [:]
 
+    /// - Parameter otherSecrets: secrets held elsewhere that a failure's text must not show either:
+    ///   the proxies' passwords (``ProxySettings/secrets``).
     init(services: ServiceConfiguration, cachePath: String?, transport: TransportHolder, logger: Logger,
-         now: @escaping @Sendable () -> Date) {
+         now: @escaping @Sendable () -> Date, otherSecrets: Set<String> = []) {
         self.services = services
         self.storageDirectory = cachePath.map { ($0 as NSString).deletingLastPathComponent }
         self.transport = transport
         self.logger = logger
         self.now = now
-        self.secrets = services.secrets
+        self.secrets = services.secrets.union(otherSecrets)
     }
 
     /// What an authenticator may use: the transport, once, within `deadline`. The transport is

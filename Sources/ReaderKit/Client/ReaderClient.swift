@@ -38,13 +38,18 @@ public final class ReaderClient: Sendable {
         /// The most requests in flight at once for work of many requests (all pages, linked
         /// names, sync): enough to hide latency, few enough to be polite to a free API.
         public var maximumConcurrentRequests: Int
+        /// The proxies requests go through (``ProxySettings``): none by default. The `reader`
+        /// command reads them from the environment with ``ProxySettings/init(environment:)``;
+        /// a library user who wants the same passes its result here.
+        public var proxies: ProxySettings
 
         public init(services: ServiceConfiguration = .builtIn, cachePath: String? = nil,
                     timeout: Duration = .seconds(20), retryPolicy: RetryPolicy = .default,
                     freshness: FreshnessPolicy = .default, maximumBodySize: Int = 10 * 1024 * 1024,
                     maximumRedirects: Int = 5, cacheSizeLimit: Int? = 100 * 1024 * 1024,
-                    maximumConcurrentRequests: Int = 6) {
+                    maximumConcurrentRequests: Int = 6, proxies: ProxySettings = .direct) {
             self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
+            self.proxies = proxies
             self.services = services
             self.cachePath = cachePath
             self.timeout = timeout
@@ -88,11 +93,13 @@ public final class ReaderClient: Sendable {
         let background = BackgroundWork()
         self.revalidations = background
         self.transport = TransportHolder(transport) {
-            AsyncHTTPTransport(connectTimeout: configuration.timeout, maximumBodySize: configuration.maximumBodySize)
+            AsyncHTTPTransport(connectTimeout: configuration.timeout, maximumBodySize: configuration.maximumBodySize,
+                               proxies: configuration.proxies)
         }
         self.cache = CacheStore(path: configuration.cachePath, handler: handler, notices: notices, logger: logger, now: now)
         self.credentials = CredentialProvider(services: configuration.services, cachePath: configuration.cachePath,
-                                              transport: self.transport, logger: logger, now: now)
+                                              transport: self.transport, logger: logger, now: now,
+                                              otherSecrets: configuration.proxies.secrets)
         let rateLimits = RateLimitGate(cache: cache, notices: notices, maximumWait: configuration.retryPolicy.maximumDelay,
                                        sleep: sleep, now: now)
         self.pipeline = RequestPipeline(configuration: configuration, transport: self.transport, credentials: credentials,

@@ -8,6 +8,7 @@
 /// |---|---|---|
 /// | T1003 cannot find host | no retry | serve stale |
 /// | T1009 offline, T1004 refused | no retry | serve stale |
+/// | T1306 the proxy unreachable; T1307 it asks for credentials, T1308 it refuses the tunnel | no retry | serve stale |
 /// | T1005 lost, T1001 timed out | retry | serve stale after retries |
 /// | T1010 a redirect not followed (another origin, https → http, userinfo, bad port) | no retry | serve stale |
 /// | 408, 429, 502, 503, 504; 500 with Retry-After | retry, honouring Retry-After up to `--max-wait` | serve stale after retries |

@@ -8,10 +8,11 @@
 ///
 /// | class | failures | a cached copy | worth another run later |
 /// |---|---|---|---|
-/// | ``unreachable`` | T1000, T1001, T1003, T1004, T1005, T1009 | served | yes |
+/// | ``unreachable`` | T1000, T1001, T1003, T1004, T1005, T1009, T1306 | served | yes |
 /// | ``busy`` | 408, 429, 502, 503, 504; R1003 | served | yes |
 /// | ``serviceFault`` | another 5xx; T1011; a 101 or a 3xx as a final answer | served | yes |
 /// | ``refusedByReader`` | T1007, T1010, T1103, T1200–T1204 | served | no |
+/// | ``refusedByProxy`` | T1307, T1308 | served | no |
 /// | ``unexpectedAnswer`` | D1001–D1005 | served | no |
 /// | ``notFound`` | 404, 410, the API's own "not found" | deleted | no |
 /// | ``refusedByService`` | 401, 403, a block page of any status; R1004 | deleted, unless it refuses this client | no |
@@ -19,7 +20,8 @@
 /// | ``local`` | C1001–C1006, O1001, O1002, B1001 | — | C1006 only |
 public enum FailureClass: String, Sendable, CaseIterable {
     /// No answer came: no network, a name that does not resolve, nothing listening, a connection
-    /// lost or timed out. Says nothing of the resource; the service may be back in a moment.
+    /// lost or timed out, the proxy not reachable. Says nothing of the resource; the service (or
+    /// the proxy) may be back in a moment.
     case unreachable
     /// The service answered that it is too busy, or asks to be asked later: 408, 429, 502, 503,
     /// 504, or a rate limit already used up (R1003).
@@ -30,6 +32,10 @@ public enum FailureClass: String, Sendable, CaseIterable {
     /// reader refused the connection for the user's safety or its own limits: TLS and certificates,
     /// a redirect to another origin, too many redirects, an answer larger than it reads.
     case refusedByReader
+    /// The user's proxy (``ProxySettings``) would not carry the request: it asks for credentials
+    /// (407), or refused to open a tunnel to the service. Says nothing of the resource; asking
+    /// again the same way gets the same answer until the proxy setting or the proxy changes.
+    case refusedByProxy
     /// An answer came, but not one the models read: HTML where JSON was expected, JSON of
     /// another shape.
     case unexpectedAnswer
@@ -47,7 +53,7 @@ public enum FailureClass: String, Sendable, CaseIterable {
     /// only about reaching it or reading this answer now.
     public var leavesCachedCopyServable: Bool {
         switch self {
-        case .unreachable, .busy, .serviceFault, .refusedByReader, .unexpectedAnswer: true
+        case .unreachable, .busy, .serviceFault, .refusedByReader, .refusedByProxy, .unexpectedAnswer: true
         case .notFound, .refusedByService, .badRequest, .local: false
         }
     }
@@ -67,7 +73,7 @@ public enum FailureClass: String, Sendable, CaseIterable {
     /// Whether the failure is about the connection rather than any answer: each request of a run
     /// meets it alike, so background work counts it in its summary rather than stopping.
     public var isAboutTheConnection: Bool {
-        self == .unreachable || self == .refusedByReader
+        self == .unreachable || self == .refusedByReader || self == .refusedByProxy
     }
 }
 
@@ -77,7 +83,9 @@ extension ReaderError {
         switch self {
         case .transport(let failure):
             switch failure.reason {
-            case .timedOut, .cannotFindHost, .cannotConnectToHost, .connectionLost, .notConnected, .unknown: .unreachable
+            case .timedOut, .cannotFindHost, .cannotConnectToHost, .connectionLost, .notConnected, .unknown, .proxyUnreachable:
+                .unreachable
+            case .proxyAuthenticationRequired, .proxyRefused: .refusedByProxy
             case .badServerResponse: .serviceFault
             case .tooManyRedirects, .redirectRefused, .responseTooLarge, .secureConnectionFailed, .certificateExpired,
                  .certificateWrongName, .certificateUntrusted, .certificateNotYetValid:

@@ -58,6 +58,7 @@ extension ReaderError {
         case .cannotFindHost: .plain("check the address and your DNS")
         case .timedOut: .allowMoreTime
         case .cannotConnectToHost: .checkConnectionAndServiceAddress
+        case .proxyUnreachable: failure.proxyAdvice
         default: .plain("check your connection and try again")
         }
     }

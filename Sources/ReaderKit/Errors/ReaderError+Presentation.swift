@@ -29,6 +29,10 @@ extension ReaderError {
         case .transport(let failure):
             switch failure.reason {
             case .cannotFindHost: .noHost
+            // The proxy setting (an environment variable) lacks the credentials the proxy asks for.
+            case .proxyAuthenticationRequired: .configuration
+            // Through this proxy, the service is not to be had.
+            case .proxyRefused: .unavailable
             // The service cannot be reached securely until it renews its certificate.
             case .certificateExpired: .unavailable
             case .responseTooLarge, .tooManyRedirects, .redirectRefused, .badServerResponse, .secureConnectionFailed,
@@ -91,6 +95,15 @@ extension ReaderError {
             case .certificateUntrusted:
                 return "the certificate of \(host) is not trusted: it is self-signed, or signed by an authority this system does not trust"
             case .unknown: return "the request to \(host) failed"
+            case .proxyUnreachable:
+                return "cannot reach the proxy \(failure.proxyShown) to ask for \(host)"
+                    + (failure.fault.map { ": \(TerminalText.sanitise($0, maxLength: 120))" } ?? "")
+            case .proxyAuthenticationRequired:
+                return "the proxy \(failure.proxyShown) asks for credentials (407 Proxy Authentication Required)"
+                    + (failure.proxy?.contains(":***@") == true ? ": it refused the user name and password given" : ": none were given")
+            case .proxyRefused:
+                return "the proxy \(failure.proxyShown) refused to open a connection to \(TerminalText.sanitise(failure.address, maxLength: 262))"
+                    + ": it answered with an error of its own"
             }
         case .status(let failure):
             let name = HTTPStatusName.phrase(for: failure.status)
@@ -193,6 +206,8 @@ extension ReaderError {
             case .certificateUntrusted:
                 return [.plain("a network that intercepts secure connections (a company proxy, a captive portal) may be in the way; otherwise the service must use a certificate from a trusted authority")]
             case .redirectRefused: return [.checkServiceAddressRedirected]
+            case .proxyUnreachable: return [failure.proxyAdvice, .readCachedDataOffline]
+            case .proxyAuthenticationRequired, .proxyRefused: return [failure.proxyAdvice]
             default: return [.plain("check your connection and try again"), .readCachedDataOffline]
             }
         case .status(let failure):
@@ -282,6 +297,29 @@ extension ReaderError {
             "POST api/v1/access_token → \(failure.status)"
         case .output(let failure):
             "write(2) to \(failure.destination == .temporaryFile ? "the output's temporary file" : "stdout"): errno \(failure.errorNumber), \(failure.systemMessage)"
+        }
+    }
+}
+
+extension TransportFailure {
+    /// `http://proxy.example:3128 (from HTTPS_PROXY)`: the proxy as a message names it.
+    var proxyShown: String {
+        let shown = TerminalText.sanitise(proxy ?? "", maxLength: 300)
+        guard let proxyVariable, !proxyVariable.isEmpty else { return shown }
+        return "\(shown) (from \(TerminalText.sanitise(proxyVariable, maxLength: 40)))"
+    }
+
+    /// What to do about the proxy: its setting is the user's, so the advice names it.
+    var proxyAdvice: Advice {
+        let setting = proxyVariable.flatMap { $0.isEmpty ? nil : TerminalText.sanitise($0, maxLength: 40) }
+        let named = setting ?? "the proxy setting"
+        switch reason {
+        case .proxyAuthenticationRequired:
+            return .plain("give the proxy's user name and password in \(named), as http://user:password@host:port (percent-encode @, : and / in them)")
+        case .proxyRefused:
+            return .plain("the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
+        default:
+            return .plain("check that the proxy in \(named) is running and its address is right, or name the host in NO_PROXY to connect directly")
         }
     }
 }

@@ -23,6 +23,8 @@ extension ReaderError {
         case .transport(var failure):
             failure.detail = clean(failure.detail)
             failure.host = clean(failure.host)
+            failure.fault = clean(failure.fault)
+            failure.proxy = clean(failure.proxy)
             return .transport(failure)
         case .status(var failure):
             failure.url = clean(failure.url)

@@ -84,6 +84,17 @@ public struct TransportFailure: Sendable, Equatable {
         case certificateNotYetValid = 1204
         /// Anything else the transport reported (`URLError.unknown` is -1).
         case unknown = 1000
+        /// The proxy (``ProxySettings``) cannot be reached: its name does not resolve, nothing
+        /// accepts connections at its address, or connecting to it timed out. After CFNetwork's
+        /// `kCFErrorHTTPProxyConnectionFailure` (306). ``TransportFailure/proxy`` names it.
+        case proxyUnreachable = 1306
+        /// The proxy asks for credentials (407 Proxy Authentication Required): none were given,
+        /// or it refused those given. After CFNetwork's `kCFErrorHTTPBadProxyCredentials` (307).
+        case proxyAuthenticationRequired = 1307
+        /// The proxy answered the request for a tunnel to the service with an error of its own
+        /// (its rules forbid that host or port, or it cannot reach it itself: a 403 or a 502 from
+        /// the proxy), or with something that is not HTTP.
+        case proxyRefused = 1308
     }
 
     public var reason: Reason
@@ -99,6 +110,17 @@ public struct TransportFailure: Sendable, Equatable {
     public var fault: String?
     /// The certificate the server showed, when a certificate was refused.
     public var certificate: PeerCertificate?
+    /// The proxy the request went through, as shown (``ProxySettings/Server/shown``: never its
+    /// password); nil for a request sent directly.
+    public var proxy: String?
+    /// The environment variable that named the proxy, such as `HTTPS_PROXY`, when known.
+    public var proxyVariable: String?
+
+    /// Whether the failure is the proxy's rather than the service's: ``Reason/proxyUnreachable``,
+    /// ``Reason/proxyAuthenticationRequired`` or ``Reason/proxyRefused``.
+    public var isTheProxys: Bool {
+        [.proxyUnreachable, .proxyAuthenticationRequired, .proxyRefused].contains(reason)
+    }
 
     public init(_ reason: Reason, host: String, port: Int? = nil, detail: String, fault: String? = nil,
                 certificate: PeerCertificate? = nil) {

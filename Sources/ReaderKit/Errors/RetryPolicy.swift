@@ -59,7 +59,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Transport failures that mean "not reachable now": with `--wait` they are retried until the
     /// deadline, whatever `maximumRetries` says, because connectivity coming back is the point.
     public static let defaultConnectivityReasons: Set<TransportFailure.Reason> =
-        [.cannotFindHost, .cannotConnectToHost, .notConnected, .timedOut, .connectionLost]
+        [.cannotFindHost, .cannotConnectToHost, .notConnected, .timedOut, .connectionLost, .proxyUnreachable]
 
     /// The longest backoff while waiting for connectivity: a network that comes back is noticed
     /// within this long.

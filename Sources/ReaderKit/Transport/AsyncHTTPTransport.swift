@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// The ``HTTPTransport`` over AsyncHTTPClient.
 ///
@@ -13,8 +14,15 @@ import NIOSSL
 /// client until the connect timeout, so that timeout is set from the command's; bodies are
 /// collected with a cap and decompressed with a limit, so neither a huge nor a bomb body is
 /// inflated in memory.
+///
+/// Requests go through the proxy ``ProxySettings`` names for their URL, or directly: one client
+/// (one connection pool) for direct requests, made at once, and one for each proxy in use, made
+/// on its first request.
 public struct AsyncHTTPTransport: HTTPTransport {
     private let client: HTTPClient
+    private let proxied: ProxiedClients
+    /// The proxies requests go through.
+    public let proxies: ProxySettings
     /// The largest body, after decompression, that is read.
     public let maximumBodySize: Int
 
@@ -22,15 +30,17 @@ public struct AsyncHTTPTransport: HTTPTransport {
     /// - Parameters:
     ///   - connectTimeout: how long to keep trying to connect; also bounds name resolution.
     ///   - maximumBodySize: the largest (decompressed) body accepted; default 10 MB.
-    public init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024) {
-        self.init(connectTimeout: connectTimeout, maximumBodySize: maximumBodySize, alsoTrusting: [])
+    ///   - proxies: the proxies to go through; none by default.
+    public init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024, proxies: ProxySettings = .direct) {
+        self.init(connectTimeout: connectTimeout, maximumBodySize: maximumBodySize, alsoTrusting: [], proxies: proxies)
     }
 
     /// A transport that trusts, besides the system's authorities, the certificates in the PEM
     /// files `authorities`: for tests of certificate faults, whose test authority no system trusts.
     /// Not public, and read from no environment variable or setting, so that no program or user of
     /// `reader` can widen what is trusted.
-    package init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024, alsoTrusting authorities: [String]) {
+    package init(connectTimeout: Duration, maximumBodySize: Int = 10 * 1024 * 1024, alsoTrusting authorities: [String],
+                 proxies: ProxySettings = .direct) {
         var configuration = HTTPClient.Configuration()
         if !authorities.isEmpty {
             var tls = TLSConfiguration.makeClientConfiguration()
@@ -47,11 +57,44 @@ public struct AsyncHTTPTransport: HTTPTransport {
         // being retried inside the client until the connect timeout; ReaderKit's RetryPolicy decides.
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        proxied = ProxiedClients(configuration: configuration)
+        self.proxies = proxies
         self.maximumBodySize = maximumBodySize
     }
 
     public func shutdown() async {
         try? await client.shutdown()
+        for client in proxied.removeAll() { try? await client.shutdown() }
+    }
+
+    /// The clients of the proxies in use, each made on its first request with the direct
+    /// client's configuration and the proxy: AsyncHTTPClient takes one proxy a client.
+    final class ProxiedClients: Sendable {
+        private let configuration: HTTPClient.Configuration
+        private let clients = Mutex<[ProxySettings.Server: HTTPClient]>([:])
+
+        init(configuration: HTTPClient.Configuration) {
+            self.configuration = configuration
+        }
+
+        func client(for server: ProxySettings.Server) -> HTTPClient {
+            clients.withLock { clients in
+                if let client = clients[server.identity] { return client }
+                var configuration = self.configuration
+                let authorization = server.user.map { HTTPClient.Authorization.basic(username: $0, password: server.password ?? "") }
+                configuration.proxy = .server(host: server.host, port: server.port, authorization: authorization)
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+                clients[server.identity] = client
+                return client
+            }
+        }
+
+        func removeAll() -> [HTTPClient] {
+            clients.withLock { clients in
+                defer { clients = [:] }
+                return Array(clients.values)
+            }
+        }
     }
 
     public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportFailure) -> HTTPResponse {
@@ -67,7 +110,8 @@ public struct AsyncHTTPTransport: HTTPTransport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if outgoing.headers["Accept-Encoding"].isEmpty { outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
-        let client = self.client
+        let route = proxies.route(for: request.url)
+        let client = route.server.map { proxied.client(for: $0) } ?? self.client
         let prepared = outgoing
         let limit = maximumBodySize
         let remaining = ContinuousClock.now.duration(to: deadline)
@@ -82,8 +126,20 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 let headers = HeaderFields(response.headers.map { (name: $0.name, value: $0.value) })
                 return HTTPResponse(status: Int(response.status.code), headers: headers, body: bytes)
             }
+            // A 407 is only ever a proxy's: the service never sees a request the proxy stopped.
+            if answer.status == 407, let server = route.server {
+                throw Self.failure(of: server, .proxyAuthenticationRequired, host: host, port: port, detail: "the proxy answered 407")
+            }
+        } catch let failure as TransportFailure {
+            throw failure
         } catch {
             var failure = Self.classify(error, host: host, port: port)
+            if let server = route.server {
+                // Through a proxy, every connection is to the proxy: a name that does not resolve
+                // or a refused connection is the proxy's, and a second handshake to read a refused
+                // certificate would go around it.
+                throw Self.throughProxy(failure, server: server, error: error)
+            }
             if [.certificateUntrusted, .certificateWrongName].contains(failure.reason) {
                 failure = await Self.readingTheCertificate(of: failure, url: request.url, deadline: nioDeadline)
             }
@@ -119,6 +175,43 @@ public struct AsyncHTTPTransport: HTTPTransport {
     }
 
     struct DeadlinePassed: Error {}
+
+    /// A failure of a request sent through `server`, told as the proxy's where it is the proxy's.
+    static func throughProxy(_ failure: TransportFailure, server: ProxySettings.Server, error: any Error) -> TransportFailure {
+        var told = failure
+        told.proxy = server.shown
+        told.proxyVariable = server.variable
+        if let clientError = error as? HTTPClientError {
+            if clientError == .proxyAuthenticationRequired { told.reason = .proxyAuthenticationRequired }
+            if clientError == .invalidProxyResponse { told.reason = .proxyRefused }
+            if clientError == .connectTimeout {
+                told.reason = .proxyUnreachable
+                told.fault = "connecting to it timed out"
+            }
+        }
+        switch failure.reason {
+        case .cannotFindHost:
+            told.reason = .proxyUnreachable
+            told.fault = "its name does not resolve"
+        case .cannotConnectToHost:
+            told.reason = .proxyUnreachable
+            told.fault = "nothing accepted the connection"
+        case .notConnected:
+            told.reason = .proxyUnreachable
+            told.fault = "there is no network route to it"
+        default:
+            break
+        }
+        return told
+    }
+
+    static func failure(of server: ProxySettings.Server, _ reason: TransportFailure.Reason, host: String, port: Int,
+                        detail: String) -> TransportFailure {
+        var failure = TransportFailure(reason, host: host, port: port, detail: detail)
+        failure.proxy = server.shown
+        failure.proxyVariable = server.variable
+        return failure
+    }
 
     /// `text` without the source paths and lines some libraries put in their errors (BoringSSL's
     /// `at /…/ssl/handshake.cc:393`): a build machine's folders say nothing to anyone.

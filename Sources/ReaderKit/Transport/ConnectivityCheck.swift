@@ -39,6 +39,9 @@ public struct ConnectivityCheck: Sendable, Encodable {
     public var service: ServiceName
     /// The URL requested in the last step.
     public var url: String
+    /// How the request goes: directly, or through a proxy, whose name and address the first two
+    /// steps are then about.
+    public var route: ProxySettings.Route = .direct
     public var steps: [StepResult]
 
     /// Whether every step succeeded.
@@ -47,12 +50,17 @@ public struct ConnectivityCheck: Sendable, Encodable {
     public var failure: ReaderError? { steps.first { $0.error != nil }?.error }
 
     /// The service is `api` in `--json`, as scripts written before services were named read it.
-    enum CodingKeys: String, CodingKey { case service = "api", url, reachable, steps }
+    /// `proxy` is the proxy as shown (never its password), null when direct; `route` says how
+    /// the request goes, and why directly (`direct (NO_PROXY names .example.com)`).
+    enum CodingKeys: String, CodingKey { case service = "api", url, proxy, proxyVariable = "proxy_variable", route, reachable, steps }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(service, forKey: .service)
         try container.encode(url, forKey: .url)
+        try container.encode(route.server?.shown, forKey: .proxy)
+        try container.encode(route.server?.variable, forKey: .proxyVariable)
+        try container.encode(route.shown, forKey: .route)
         try container.encode(isReachable, forKey: .reachable)
         try container.encode(steps, forKey: .steps)
     }
@@ -70,9 +78,21 @@ extension ReaderClient {
         }
         let base = service.baseURL
         var check = ConnectivityCheck(service: service.name, url: probe.absoluteString, steps: [])
-        let host = base.host ?? ""
-        let port = base.port ?? (base.scheme == "https" ? 443 : 80)
+        check.route = configuration.proxies.route(for: probe)
+        let proxy = check.route.server
+        let serviceHost = base.host ?? ""
+        let servicePort = base.port ?? (base.scheme == "https" ? 443 : 80)
+        // Through a proxy, this computer resolves and connects to the proxy, never to the service.
+        let host = proxy?.host ?? serviceHost
+        let port = proxy?.port ?? servicePort
         let limit = timeout ?? configuration.timeout
+        func proxyFailure(_ failure: TransportFailure, error: any Error) -> TransportFailure {
+            guard let proxy else { return failure }
+            var told = AsyncHTTPTransport.throughProxy(failure, server: proxy, error: error)
+            told.host = serviceHost
+            told.port = servicePort
+            return told
+        }
 
         // 1. Name resolution, on NIO's blocking pool: getaddrinfo cannot be cancelled.
         var started = ContinuousClock.now
@@ -82,11 +102,11 @@ extension ReaderClient {
                 try await NIOThreadPool.singleton.runIfActive { try Self.resolve(host: host, port: port) }
             }
             check.steps.append(.init(step: .resolve, milliseconds: started.elapsedMilliseconds,
-                                     detail: addresses.compactMap(\.ipAddress).joined(separator: ", ")))
+                                     detail: (proxy == nil ? "" : "the proxy: ") + addresses.compactMap(\.ipAddress).joined(separator: ", ")))
         } catch {
             let reason: TransportFailure.Reason = error is AsyncHTTPTransport.DeadlinePassed ? .timedOut : .cannotFindHost
             check.steps.append(.init(step: .resolve, milliseconds: started.elapsedMilliseconds, detail: host,
-                                     error: .transport(TransportFailure(reason, host: host, detail: "\(error)"))))
+                                     error: .transport(proxyFailure(TransportFailure(reason, host: host, detail: "\(error)"), error: error))))
             return check
         }
 
@@ -94,10 +114,11 @@ extension ReaderClient {
         started = ContinuousClock.now
         do {
             let connected = try await Self.connect(to: addresses, timeout: limit)
-            check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds, detail: connected))
+            check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds,
+                                     detail: (proxy == nil ? "" : "the proxy: ") + connected))
         } catch {
             check.steps.append(.init(step: .connect, milliseconds: started.elapsedMilliseconds, detail: "\(host):\(port)",
-                                     error: .transport(AsyncHTTPTransport.classify(error, host: host, port: port))))
+                                     error: .transport(proxyFailure(AsyncHTTPTransport.classify(error, host: host, port: port), error: error))))
             return check
         }
 

@@ -55,7 +55,8 @@ import Testing
         let policy = RetryPolicy(jitter: { 1 }, connectivityReasons: Set(TransportFailure.Reason.allCases))
         for reason in TransportFailure.Reason.allCases {
             let error = ReaderError.transport(TransportFailure(reason, host: "h", detail: ""))
-            let unreachable: Set<TransportFailure.Reason> = [.unknown, .timedOut, .cannotFindHost, .cannotConnectToHost, .connectionLost, .notConnected]
+            let unreachable: Set<TransportFailure.Reason> = [.unknown, .timedOut, .cannotFindHost, .cannotConnectToHost, .connectionLost, .notConnected,
+                                                                  .proxyUnreachable]
             #expect(policy.waitsForConnectivity(after: error, in: waiting) == unreachable.contains(reason), "\(reason)")
         }
     }

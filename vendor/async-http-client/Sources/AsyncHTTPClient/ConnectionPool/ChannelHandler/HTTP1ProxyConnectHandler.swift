@@ -187,7 +187,9 @@ final class HTTP1ProxyConnectHandler: ChannelDuplexHandler, RemovableChannelHand
             // inbound proxies) will switch to tunnel mode immediately after the
             // blank line that concludes the successful response's header section
             self.state = .headReceived(scheduled)
-        case 407:
+        case 401, 407:
+            // reader's patch: tinyproxy (1.11) answers a CONNECT with wrong credentials 401, not
+            // 407; only the proxy answers a CONNECT, so either is the proxy asking for credentials.
             self.failWithError(HTTPClientError.proxyAuthenticationRequired, context: context)
 
         default:
