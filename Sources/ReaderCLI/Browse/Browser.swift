@@ -142,6 +142,11 @@ struct Browser: Model {
     /// The links `$BROWSER` is being started for: one start a link at a time (a held `o`
     /// would start a browser a repeat).
     private(set) var opening: Set<String> = []
+    /// When each link's browser was last started: a key held after a start that returns at once
+    /// (a shell putting the browser in the background) starts no other for a few seconds.
+    private(set) var opened: [String: Date] = [:]
+    /// How long after a start the same link is not started again.
+    static let reopenAfter: TimeInterval = 3
 
     init(first: any BrowseScreen, environment: Environment, size: TerminalSize, now: Date) {
         self.environment = environment
@@ -185,6 +190,7 @@ struct Browser: Model {
             return effects
         case .message(.opened(let url, let failure)):
             opening.remove(url)
+            if failure == nil { opened[url] = now }
             if let failure { show(failure) }
             return []
         case .message(.notices(let posted)):
@@ -463,7 +469,8 @@ struct Browser: Model {
             show(url)
             return []
         }
-        guard opening.insert(url).inserted else {
+        let startedLately = opened[url].map { now.timeIntervalSince($0) < Self.reopenAfter } ?? false
+        guard !startedLately, opening.insert(url).inserted else {
             say("opening already")
             return []
         }

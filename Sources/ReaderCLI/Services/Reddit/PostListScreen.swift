@@ -36,6 +36,10 @@ struct PostListScreen: BrowseScreen {
     private(set) var cursor = ListCursor()
     var selected: Int { cursor.selected }
     var top: Int { cursor.top }
+    /// Whether the list came from Reddit's Atom feed: then nothing is prefetched, as Reddit allows
+    /// anonymous feed readers a few requests before its 429 (the second attack's browse spent
+    /// them all, and the post then opened was rate limited for ten minutes).
+    private(set) var fromFeed = false
     /// Comments since the last visit, by post id.
     private(set) var newComments: [String: Int] = [:]
     /// What was asked for in the background since the screen was last shown: post ids, and
@@ -160,6 +164,7 @@ struct PostListScreen: BrowseScreen {
             let keep = selectedPost?.id
             posts = Self.unique(listing.posts)
             after = listing.after
+            fromFeed = listing.isFromFeed
             shown = metadata
             applyFilter(keeping: keep, in: layout)
             return prefetch(in: layout) + visits()
@@ -205,6 +210,7 @@ struct PostListScreen: BrowseScreen {
     /// cache, in the background. What left the screen before its turn is dropped first, so that
     /// what is in view goes next (a quick PgDn must not fetch every post it passed).
     private mutating func prefetch(in layout: ScreenLayout) -> [ScreenEffect] {
+        guard !fromFeed else { return [] }
         let inView = visible.dropFirst(top).prefix(listHeight(layout))
         let kept = Set(inView.map(\.id))
         var effects: [ScreenEffect] = prefetching.subtracting(kept).sorted().map { .dropQueued(id: "comments:" + $0) }

@@ -321,6 +321,20 @@ import ReaderTerminal
         #expect(endpoint.query.map { "\($0.name)=\($0.value ?? "")" } == ["q=second", "restrict_sr=1", "sort=relevance", "limit=25", "raw_json=1"])
     }
 
+    /// From the second attack: anonymous feed readers get a few requests before Reddit's 429;
+    /// prefetching spent them before the user opened anything.
+    @Test func aListFromTheFeedPrefetchesNothing() {
+        var screen = PostListScreenTests.screen()
+        let layout = PostListScreenTests.layout()
+        let listing = RedditListing(after: "t3_p3", children: PostListScreenTests.posts.map { .post($0) }, isFromFeed: true)
+        let effects = screen.handle(.answer(id: "list", ScreenAnswer(LoadResult<RedditListing>.loaded(listing, PostListScreenTests.metadata()))), in: layout)
+        #expect(PostListScreenTests.loads(effects).isEmpty, "\(PostListScreenTests.loads(effects))")
+        // The same list from the API prefetches what is on screen and the next page.
+        var api = PostListScreenTests.screen()
+        let apiEffects = api.handle(.answer(id: "list", PostListScreenTests.listing(PostListScreenTests.posts, after: "t3_p3")), in: layout)
+        #expect(PostListScreenTests.loads(apiEffects).count == 4)
+    }
+
     @Test func aFeedsListHasNoScoreOrCommentsColumn() {
         let posts = PostListScreenTests.posts.map { post -> RedditPost in
             var post = post
