@@ -70,6 +70,13 @@ extension ReaderError {
         case .invalidConfiguration(let text):
             return text
         case .transport(let failure):
+            // Through a proxy, whatever went wrong went wrong on its connection: it is named.
+            let proxyReasons: [TransportFailure.Reason] = [.proxyUnreachable, .proxyAuthenticationRequired, .proxyRefused]
+            guard failure.proxy == nil || proxyReasons.contains(failure.reason) else {
+                var direct = failure
+                direct.proxy = nil
+                return ReaderError.transport(direct).message + " (through the proxy \(failure.proxyShown))"
+            }
             let host = TerminalText.sanitise(failure.host, maxLength: 253)
             switch failure.reason {
             case .timedOut: return "the request to \(host) timed out"

@@ -131,7 +131,12 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 throw Self.failure(of: server, .proxyAuthenticationRequired, host: host, port: port, detail: "the proxy answered 407")
             }
         } catch let failure as TransportFailure {
-            throw failure
+            // Through a proxy, a deadline or a refusal of ours is met on its connection: named.
+            guard let server = route.server, failure.proxy == nil else { throw failure }
+            var named = failure
+            named.proxy = server.shown
+            named.proxyVariable = server.variable
+            throw named
         } catch {
             var failure = Self.classify(error, host: host, port: port)
             if let server = route.server {

@@ -140,3 +140,22 @@ import ReaderKit
         #expect(proxies.route(for: Self.reddit).shown == "direct (no_proxy names reddit.com)")
     }
 }
+
+/// From the second attack: through a proxy, a lost connection or a deadline was told as the
+/// service's alone ("the connection to swapi.dev was lost"): the proxy it went through is named.
+@Suite struct FailuresThroughAProxyTests {
+    @Test func anyTransportFailureThroughAProxyNamesIt() {
+        var lost = TransportFailure(.connectionLost, host: "swapi.dev", detail: "closed")
+        lost.proxy = "http://127.0.0.1:3128"
+        lost.proxyVariable = "HTTPS_PROXY"
+        #expect(ReaderError.transport(lost).message
+                == "the connection to swapi.dev was lost before the answer was complete (through the proxy http://127.0.0.1:3128 (from HTTPS_PROXY))")
+        var timedOut = TransportFailure(.timedOut, host: "swapi.dev", detail: "deadline")
+        timedOut.proxy = "http://127.0.0.1:3128"
+        #expect(ReaderError.transport(timedOut).message == "the request to swapi.dev timed out (through the proxy http://127.0.0.1:3128)")
+        // The proxy's own failures say it once, as they did.
+        var refused = TransportFailure(.proxyRefused, host: "swapi.dev", port: 443, detail: "502")
+        refused.proxy = "http://127.0.0.1:3128"
+        #expect(!ReaderError.transport(refused).message.contains("(through the proxy"))
+    }
+}
