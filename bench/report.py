@@ -191,6 +191,9 @@ def feed_section():
     lines = [FEED_BEGIN, "## Reddit's feeds", ""]
     say = lines.append
     api, feed = data["cached_read_ms"]["api"], data["cached_read_ms"]["feed"]
+    load = os.getloadavg()[0]
+    say(f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, load average {load:.1f} when written.")
+    say("")
     say("`ReaderFeedBench` (release), in the process, against the tests' loopback server. A cached read is")
     say("`ReaderClient.load` of r/worldnews's hot listing with `--offline`'s cache mode, the median of its runs;")
     say("the JSON API's answer there is the recorded feed read as JSON, so both routes hold the same 25 posts.")
