@@ -56,7 +56,8 @@ enum RedditAnswer: Equatable {
             "\(subject) is quarantined: Reddit shows it only to signed-in users who opt in"
                 + (explanation.map { " (Reddit says \"\(TerminalText.sanitise($0, maxLength: 300))\")" } ?? "")
         case .forbidden(let subject): "Reddit refused to show \(subject) (403 Forbidden)"
-        case .tooManyRequests: "Reddit says too many requests came from this address lately (429, \"whoa there, pardner!\")"
+        case .tooManyRequests(onFeed: false): "Reddit says too many requests came from this address lately (429, \"whoa there, pardner!\")"
+        case .tooManyRequests(onFeed: true): "Reddit says too many feed requests came from this address lately (429): it allows anonymous feed readers few"
         case .unauthorized: "Reddit refused reader's token (401 Unauthorized), also after a new one was obtained"
         case .blockedByNetworkSecurity(let subject, let onFeed):
             "Reddit's network security blocked the request for \(subject)\(onFeed ? "'s feed" : "") (a \"blocked by network security\" page, not an answer)"
