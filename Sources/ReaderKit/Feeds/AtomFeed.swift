@@ -71,7 +71,9 @@ public struct AtomFeed: Sendable, Hashable {
     }
 
     /// Reads `data` as an Atom feed.
-    /// - Parameter url: the URL it came from, named in a failure.
+    /// - Parameters:
+    ///   - data: the bytes, as they came.
+    ///   - url: the URL it came from, named in a failure.
     /// - Throws: ``ReaderError/decoding(_:)``, whose ``DecodingFailure`` is `corrupt` for what is
     ///   not well-formed XML (or declares a document type), `typeMismatch` for XML that is not an
     ///   Atom feed, `invalidValue` for a feed past a limit.

@@ -6,7 +6,9 @@ public enum HTTPDate {
     /// The date `value` writes, read strictly, as a cache must (RFC 9111 §4.2: `Expires` in any
     /// other shape is no date, hence already expired): one of the three forms exactly, names in
     /// any case. Nil when it is absent, in none of them, or no instant from 1970 to 9999.
-    /// - Parameter now: what an RFC 850 date's two-digit year is read against.
+    /// - Parameters:
+    ///   - value: the field's value, such as `Expires`'s.
+    ///   - now: what an RFC 850 date's two-digit year is read against.
     public static func instant(_ value: String?, now: Date = Date()) -> Date? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), value.utf8.count <= 64 else { return nil }
         let bytes = Array(value.utf8)

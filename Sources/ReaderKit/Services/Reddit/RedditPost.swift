@@ -81,7 +81,7 @@ public struct RedditComment: Codable, Sendable, Hashable {
     /// The replies; Reddit sends `""` rather than a listing when there are none.
     public var replies: RedditListing?
     /// How many levels of replies were sent below this comment but not kept, the tree being cut
-    /// there (``maximumCodingPathLength``): 0 when none were. Said, never dropped silently.
+    /// there (at about 16 levels): 0 when none were. Said, never dropped silently.
     public var levelsNotKept = 0
 
     /// About 16 levels of replies: each level adds five steps (replies, data, children, index, data).
