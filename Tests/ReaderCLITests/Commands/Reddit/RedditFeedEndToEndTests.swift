@@ -145,6 +145,25 @@ import TestSupport
         }
     }
 
+    /// A feed of 50 MB is refused by its size as it arrives (T1103), never read whole.
+    @Test func aFiftyMegabyteFeedIsRefusedByItsSize() async throws {
+        var body = Array(#"<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>big</title>"#.utf8)
+        let entry = Array("<entry><id>t3_abc</id><title>x</title><updated>2026-01-01T00:00:00+00:00</updated><content type=\"html\">".utf8)
+            + Array(repeating: UInt8(ascii: "a"), count: 10_000) + Array("</content></entry>".utf8)
+        while body.count < 50_000_000 { body += entry }
+        body += Array("</feed>".utf8)
+        let big = body
+        try await withTestServer { request in
+            request.path.hasSuffix(".json")
+                ? .respond(status: 403, headers: [("Content-Type", "text/html")], body: Self.blockPage)
+                : .respond(status: 200, headers: [("Content-Type", "application/atom+xml")], body: big)
+        } body: { server in
+            let result = try await ReaderProcess(server: server).run("posts", "worldnews", "--retries", "0")
+            #expect(result.status == 76, "\(result.stderr)")
+            #expect(result.stderr.contains("error T1103: "), "\(result.stderr)")
+        }
+    }
+
     /// A private community's 403 is Reddit's answer, not its block page: no other route is taken.
     @Test func aRealForbiddenIsNotTheBlockPageAndChangesNothing() async throws {
         try await withTestServer { request in
