@@ -89,22 +89,12 @@ public final class TinyProxy: ShutsDown, @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// A port no one listens on now: bound to port 0, read, and let go for tinyproxy to take.
+    /// A port no one listens on now: bound to port 0 (``TestServer/ReservedPort``), read, and
+    /// let go for tinyproxy to take.
     static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw NotStarted(description: "socket: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw NotStarted(description: "bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let reserved = try TestServer.ReservedPort()
+        close(reserved.socket)
+        return reserved.port
     }
 }
 
