@@ -59,14 +59,12 @@ public final class TinyProxy: ShutsDown, @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         // Waits on its log saying it listens, with a generous bound: another process's doing.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while !log.contains("Accepting connections") {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                throw NotStarted(description: "tinyproxy did not start on port \(port): \(said) \(log)")
-            }
-            try? await Task.sleep(for: .milliseconds(20))
+        let process = process
+        let listening = await waitUntil { !process.isRunning || log.contains("Accepting connections") }
+        guard listening, process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw NotStarted(description: "tinyproxy did not start on port \(port): \(said) \(log)")
         }
     }
 

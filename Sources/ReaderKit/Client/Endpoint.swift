@@ -38,15 +38,19 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
         var path = Substring(request.path)
         while path.hasPrefix("/") { path = path.dropFirst() }
         text += encodePath(path)
-        let encoded = request.query.map { "\(percentEncode($0.name))=\(percentEncode($0.value ?? ""))" }
-        if !encoded.isEmpty { text += "?" + encoded.joined(separator: "&") }
+        if !request.query.isEmpty { text += "?" + encodedQuery(request.query) }
         return URL(string: text)
+    }
+
+    /// `items` as a query's text: `name=value` pairs, each part percent-encoded, joined by `&`.
+    private static func encodedQuery(_ items: [URLQueryItem]) -> String {
+        items.map { "\(percentEncode($0.name))=\(percentEncode($0.value ?? ""))" }.joined(separator: "&")
     }
 
     /// `url` with `items` added to its query: what is sent when a request has a secret query.
     static func adding(_ items: [URLQueryItem], to url: URL) -> URL {
         guard !items.isEmpty else { return url }
-        let encoded = items.map { "\(percentEncode($0.name))=\(percentEncode($0.value ?? ""))" }.joined(separator: "&")
+        let encoded = encodedQuery(items)
         let text = url.absoluteString
         let joined = text.contains("?") ? text + "&" + encoded : text + "?" + encoded
         return URL(string: joined) ?? url

@@ -30,17 +30,10 @@ struct PolicyLoop: Sendable {
         }
         let key = CacheKey.normalise(url)
         let opened = await cache.open()
-        // The service's other route, and whether its origin is read that way already: the key
-        // stays the first route's, so that a copy is found whichever way it came.
-        let detour = service.detour(around: request).flatMap { detour in
-            Endpoint<Value>.url(of: detour, on: service.baseURL).map { (request: detour, url: $0) }
-        }
-        let origin = Origin(url)?.description ?? url.host ?? ""
-        var route = (request: request, url: url)
-        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name),
-           remembered.isInForce(at: now(), memory: service.detourMemory) {
-            route = detour
-        }
+        // The service's other way, if it has one: the key stays the first way's, so that a copy
+        // is found whichever way it came. Which way is taken is asked only of a load that goes
+        // to the network, so that a fresh cached read costs no more than before.
+        let routes = Routes(request, url: url, service: service)
         let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)
         let freshness = configuration.freshness
         let rule = service.freshness
@@ -70,7 +63,7 @@ struct PolicyLoop: Sendable {
             return loaded(cached.value, from: cached.entry, rule: rule, servedAs: .fresh)
         case (.normal, let cached?) where reuse == .staleWhileRevalidate:
             await cache.recordUse(.hit, service: endpoint.service, key: key)
-            let route = route
+            let route = await routes.taken(service: service, cache: cache, at: now())
             revalidations.start { [pipeline, cache, logger, now] in
                 await Self.revalidateBehind(endpoint, copy: cached.entry, service: service, request: route.request, url: route.url, key: key,
                                             deadline: ContinuousClock.now.advanced(by: configuration.timeout), pipeline: pipeline,
@@ -83,6 +76,7 @@ struct PolicyLoop: Sendable {
         // What the ErrorHandler may serve in place of a failure is what the history may show.
         let servable = showable
 
+        var route = await routes.taken(service: service, cache: cache, at: now())
         let deadline = options.deadline ?? ContinuousClock.now.advanced(by: configuration.timeout)
         let authenticator = service.authenticator
         let usesToken = authenticator != nil
@@ -119,10 +113,10 @@ struct PolicyLoop: Sendable {
             }
             // The service's block page, and another route to the same data: that way at once,
             // and for its detour memory, with no failure to tell but what the route lacks.
-            if let detour, route.url != detour.url, case .status(let refusal) = error, refusal.isBlockPage {
+            if let detour = routes.detour(after: error, on: route) {
                 route = detour
                 let observed = now()
-                await cache.storeDetour(DetourState(origin: origin, service: service.name, observedAt: observed,
+                await cache.storeDetour(DetourState(origin: routes.origin, service: service.name, observedAt: observed,
                                                     until: observed.addingTimeInterval(service.detourMemory.inSeconds)))
                 await notices.post(Notice(kind: .detour, code: error.code, message: service.detourNotice))
                 logger.debug("block page: taking the other route", metadata: ["request.url": "\(url)", "detour.url": "\(detour.url)"])

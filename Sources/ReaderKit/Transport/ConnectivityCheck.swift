@@ -125,29 +125,26 @@ extension ReaderClient {
         // 3. One HTTP request through the pipeline's status check: by the service's other route
         // when its block page turned reads that way (now, or remembered), as a load would go.
         started = ContinuousClock.now
-        let detour = service.detour(around: request).flatMap { detour in
-            Endpoint<JSONValue>.url(of: detour, on: service.baseURL).map { (request: detour, url: $0) }
-        }
-        let origin = Origin(probe)?.description ?? host
-        var route = (request: request, url: probe)
+        let routes = Routes(request, url: probe, service: service)
         // What the cache file remembers is read from a file that exists; none is made for it.
-        if detour != nil, let path = configuration.cachePath, FileManager.default.fileExists(atPath: path) { _ = await cache.open() }
-        if let detour, let remembered = await cache.detour(forOrigin: origin, service: service.name),
-           remembered.isInForce(at: now(), memory: service.detourMemory) {
-            route = detour
+        if routes.detour != nil, let path = configuration.cachePath, FileManager.default.fileExists(atPath: path) { _ = await cache.open() }
+        var route = await routes.taken(service: service, cache: cache, at: now())
+        let pipeline = pipeline
+        let now = now
+        func ask(_ route: Route) async throws(ReaderError) -> HTTPResponse {
+            let response = try await pipeline.send(route.url, service: service, headers: route.request.headers, secretQuery: route.request.secretQuery,
+                                                   deadline: ContinuousClock.now.advanced(by: limit)).0
+            try ResponseValidator.validateStatus(response, url: route.url.absoluteString, now: now(), service: service)
+            return response
         }
         do throws(ReaderError) {
-            var response: HTTPResponse
+            let response: HTTPResponse
             do throws(ReaderError) {
-                response = try await pipeline.send(route.url, service: service, headers: route.request.headers, secretQuery: route.request.secretQuery,
-                                                   deadline: ContinuousClock.now.advanced(by: limit)).0
-                try ResponseValidator.validateStatus(response, url: route.url.absoluteString, now: now(), service: service)
+                response = try await ask(route)
             } catch {
-                guard let detour, route.url != detour.url, case .status(let refusal) = error, refusal.isBlockPage else { throw error }
+                guard let detour = routes.detour(after: error, on: route) else { throw error }
                 route = detour
-                response = try await pipeline.send(route.url, service: service, headers: route.request.headers, secretQuery: route.request.secretQuery,
-                                                   deadline: ContinuousClock.now.advanced(by: limit)).0
-                try ResponseValidator.validateStatus(response, url: route.url.absoluteString, now: now(), service: service)
+                response = try await ask(route)
             }
             let other = route.url == probe ? "" : " by its other route (\(route.request.translation?.name ?? "another format")), its first answering with its block page"
             check.url = route.url.absoluteString

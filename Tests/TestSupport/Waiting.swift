@@ -5,7 +5,7 @@ import Foundation
 /// What the end-to-end tests wait on (a screen, a file, the requests a server saw) is another
 /// process's doing, into which no clock of the test's can be injected: the wait is on the
 /// condition, with a generous bound, never a fixed sleep or a timed assertion.
-func waitUntil(within bound: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func waitUntil(within bound: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now.advanced(by: bound)
     while !(try await condition()) {
         guard ContinuousClock.now < deadline else { return false }
