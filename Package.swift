@@ -61,6 +61,7 @@ let package = Package(
                 "ReaderTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

@@ -25,19 +25,18 @@ extension Reader {
                   max-stale = "7d"
                   color = false
 
-                  [swapi]
-                  url = "https://swapi.dev/api"
+                """ + "\n" + Self.serviceTables)
 
-                  [reddit]
-                  url = "https://www.reddit.com"
-                  client-id = "p-jcoLKBynTLew"
-                  subreddits = ["swift", "rust"]
-                  hide-subreddits = ["politics"]
-                  hide-words = ["spoiler"]
-
-                  [sync]
-                  swapi = true
-                """)
+        /// Each service's table of the config file, and the `[sync]` table with their lines, as
+        /// the help's example shows them.
+        static var serviceTables: String {
+            let plugins = ServiceRegistry.current.plugins
+            let syncTable = "[sync] "
+            let syncLines = plugins.compactMap { $0.sync?.configExample }.filter { $0.hasPrefix(syncTable) }.map { $0.dropFirst(syncTable.count) }
+            let tables = plugins.compactMap(\.configExample) + (syncLines.isEmpty ? [] : [(["[sync]"] + syncLines).joined(separator: "\n")])
+            return tables.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") }
+                .joined(separator: "\n\n")
+        }
 
         static let examples = ["reader config", "reader config --retries 5", "reader config --json"]
 

@@ -14,6 +14,12 @@ protocol HelpExamples {
 
 /// Help beyond what the argument parser renders: examples, and the command a user meant.
 enum Help {
+    /// `items` as a sentence lists them: "A", "A and B", "A, B and C".
+    static func list(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     /// `text`, a help screen of the argument parser, followed by its command's examples.
     static func withExamples(_ text: String) -> String {
         guard let command = command(ofHelp: text), let examples = (command as? any HelpExamples.Type)?.examples,

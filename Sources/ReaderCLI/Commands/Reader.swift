@@ -21,7 +21,7 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
 
     private static let standardConfiguration = CommandConfiguration(
         commandName: "reader",
-        abstract: "Read Reddit posts and the Star Wars API from the terminal, online or off.",
+        abstract: "Read \(Help.list(ServiceRegistry.current.plugins.map(\.summary))) from the terminal, online or off.",
         discussion: """
             Every failure is shown with a stable code (such as T1003) and ends with a documented \
             exit code. What was read before stays readable from a local cache when the network is gone.
@@ -32,14 +32,7 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
         subcommands: ServiceRegistry.current.commands
             + [Browse.self, Sync.self, Status.self, Cache.self, Config.self, Completions.self, Manual.self])
 
-    static let examples = [
-        "reader posts swift",
-        "reader comments 2xmo63",
-        "reader people --search skywalker",
-        "reader films 1",
-        "reader sync swapi && reader planets --all --offline",
-        "reader status",
-    ]
+    static var examples: [String] { ServiceRegistry.current.plugins.flatMap(\.examples) + ["reader status"] }
 
     /// Parses the process's arguments, on the calling thread and before any task or thread is
     /// started: help, the version and a usage error end the process here (with their message and

@@ -19,7 +19,7 @@ public enum ReaderCommandLine {
     /// - Parameter services: the services `reader` offers: its built-in ones, or a registry that
     ///   adds others (``ServiceRegistry/adding(_:)``).
     public static func prepareProcess(services: ServiceRegistry = .builtIn) {
-        ServiceRegistry.current = services
+        ServiceRegistry.choose(services)
         ProcessSetup.prepareSignalsAndDescriptors()
     }
 

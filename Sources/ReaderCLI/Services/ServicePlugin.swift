@@ -19,8 +19,19 @@ public protocol ServicePlugin: Sendable {
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` when the values cannot make one.
     func service(from settings: ServiceSettings) throws(ReaderError) -> any Service
 
+    /// What `reader` reads of it, for its abstract ("Read the Star Wars API and Reddit posts from
+    /// the terminal"): "the Star Wars API". By default its name.
+    var summary: String { get }
+
     /// Its commands under `reader`. By default none.
     var commands: [any ParsableCommand.Type] { get }
+
+    /// Whole command lines that show it, for `reader --help`: "reader films 1". By default none.
+    var examples: [String] { get }
+
+    /// Its table of the config file, as `reader config --help` shows an example of the file
+    /// (`[swapi]` and its lines); nil when it has no setting there. By default nil.
+    var configExample: String? { get }
 
     /// What `reader sync` can do for it; nil when it has no sync. By default nil.
     var sync: SyncCapability? { get }
@@ -41,7 +52,10 @@ public protocol ServicePlugin: Sendable {
 }
 
 extension ServicePlugin {
+    public var summary: String { name.rawValue }
     public var commands: [any ParsableCommand.Type] { [] }
+    public var examples: [String] { [] }
+    public var configExample: String? { nil }
     public var sync: SyncCapability? { nil }
     public var credential: CredentialWording? { nil }
     public func hint(reason: String, withCredential: Bool) -> String? { nil }

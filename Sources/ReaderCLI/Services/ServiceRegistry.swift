@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOConcurrencyHelpers
 import ReaderKit
 
 /// The services `reader` offers, in the order it lists them. A built-in service is a folder
@@ -13,8 +14,23 @@ public struct ServiceRegistry: Sendable {
 
     /// The services this process offers: ``builtIn`` unless the program that embeds `reader`
     /// chose others (``ReaderCommandLine/prepareProcess(services:)``) before anything was parsed.
-    /// Set once, on the main thread, before any other thread or task starts.
-    public internal(set) nonisolated(unsafe) static var current = builtIn
+    /// Fixed from its first reading on: the commands, their help and their words all see one registry.
+    public static var current: ServiceRegistry {
+        processRegistry.withLockedValue { state in
+            state.read = true
+            return state.registry
+        }
+    }
+
+    private static let processRegistry = NIOLockedValueBox((registry: builtIn, read: false))
+
+    /// Makes `registry` the process's: only before ``current`` was first read.
+    static func choose(_ registry: ServiceRegistry) {
+        processRegistry.withLockedValue { state in
+            precondition(!state.read, "the services are chosen before anything reads them (ReaderCommandLine.prepareProcess)")
+            state.registry = registry
+        }
+    }
 
     public let plugins: [any ServicePlugin]
 

@@ -19,8 +19,10 @@ extension Reader {
             subcommands: [Stats.self, List.self, Clear.self, Prune.self, Path.self],
             defaultSubcommand: Stats.self)
 
-        static let examples = ["reader cache", "reader cache stats --json", "reader cache list --service swapi", "reader cache prune --older-than 7d",
-                               "reader cache clear --service reddit", "reader cache path"]
+        static var examples: [String] {
+            ["reader cache", "reader cache stats --json", "reader cache list --service \(CacheCommand.exampleService)",
+             "reader cache prune --older-than 7d", "reader cache clear --service \(CacheCommand.exampleService)", "reader cache path"]
+        }
 
         // The subcommands' options, taken before the subcommand's name too
         // (`reader cache --cache-path P path`): ArgumentParser hands a subcommand the option group
@@ -82,7 +84,7 @@ extension Reader {
             // As visible as the type, for ArgumentParser (the implicit one is internal).
             package init() {}
 
-            static let examples = ["reader cache list", "reader cache list --service reddit --json"]
+            static var examples: [String] { ["reader cache list", "reader cache list --service \(CacheCommand.exampleService) --json"] }
 
             package static let configuration = CommandConfiguration(
                 commandName: "list",
@@ -141,7 +143,7 @@ extension Reader {
 
         struct Clear: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete cached entries (of every API, or of one).")
-            static let examples = ["reader cache clear", "reader cache clear --service reddit"]
+            static var examples: [String] { ["reader cache clear", "reader cache clear --service \(CacheCommand.exampleService)"] }
 
             @OptionGroup var only: ServiceFilterOptions
 
@@ -159,7 +161,7 @@ extension Reader {
 
         struct Prune: AsyncParsableCommand, HelpExamples {
             static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete entries fetched longer ago than --older-than.")
-            static let examples = ["reader cache prune", "reader cache prune --older-than 12h --service swapi"]
+            static var examples: [String] { ["reader cache prune", "reader cache prune --older-than 12h --service \(CacheCommand.exampleService)"] }
 
             @Option(help: ArgumentHelp("Age beyond which entries go (30d, 12h, 90m).", valueName: "time"))
             var olderThan: TimeSpan = TimeSpan(.seconds(30 * 86_400))
@@ -208,6 +210,9 @@ extension Reader {
 /// What the cache commands share: a client on the resolved cache, shut down once the command is
 /// done (``CommandRunner/using(_:_:)``), and its notices shown.
 enum CacheCommand {
+    /// The service the examples name: the registry's first.
+    static var exampleService: String { ServiceRegistry.current.names.first?.rawValue ?? "NAME" }
+
     /// `--service`'s help: the registry's services, or any other the cache holds.
     static var serviceHelp: ArgumentHelp {
         ArgumentHelp("Only the entries of this service: \(ServiceRegistry.current.names.map(\.rawValue).joined(separator: ", ")), "

@@ -9,27 +9,27 @@ struct RedditPlugin: ServicePlugin {
 
     var settings: [ServiceSetting] {
         [
-            ServiceSetting(key: "reddit.url", variable: "READER_REDDIT_URL",
+            ServiceSetting(key: "reddit.url", variable: RedditService.baseURLVariable,
                            summary: "The Reddit base URL, read anonymously (default \(RedditService.defaultBaseURL.absoluteString)).",
                            kind: .url(default: RedditService.defaultBaseURL)),
-            ServiceSetting(key: "reddit.oauth-url", variable: "READER_REDDIT_OAUTH_URL",
+            ServiceSetting(key: "reddit.oauth-url", variable: RedditService.oauthURLVariable,
                            summary: "The Reddit base URL with an app identity (default \(RedditService.defaultOAuthBaseURL.absoluteString)).",
                            kind: .url(default: RedditService.defaultOAuthBaseURL)),
-            ServiceSetting(key: "reddit.client-id", variable: "READER_REDDIT_CLIENT_ID",
+            ServiceSetting(key: "reddit.client-id", variable: RedditService.clientIDVariable,
                            summary: "A Reddit app's client id: Reddit is then read with the app's token.",
                            kind: .identity(check: { RedditCredentials.idProblem($0).map { "is not a Reddit client id: " + $0 } },
                                            unset: "none (Reddit is read anonymously)")),
-            ServiceSetting(key: "reddit.client-secret", variable: "READER_REDDIT_CLIENT_SECRET",
+            ServiceSetting(key: "reddit.client-secret", variable: RedditService.clientSecretVariable,
                            summary: "The app's secret (a script or web app has one; an installed app none).",
                            kind: .secret(of: "reddit.client-id", check: { RedditCredentials.secretProblem($0).map { "is not a Reddit client secret: " + $0 } })),
-            ServiceSetting(key: "reddit.source", variable: "READER_REDDIT_SOURCE",
+            ServiceSetting(key: "reddit.source", variable: RedditService.sourceVariable,
                            summary: "How Reddit is read: api (its JSON API), feed (its Atom feeds: no scores, comment counts or nesting), or auto (the API, then the feeds when Reddit turns the API away).",
                            kind: .choice(values: Reddit.Source.allCases.map(\.rawValue), default: Reddit.Source.auto.rawValue)),
-            ServiceSetting(key: "reddit.feed-user", variable: "READER_REDDIT_FEED_USER",
+            ServiceSetting(key: "reddit.feed-user", variable: RedditService.feedUserVariable,
                            summary: "The Reddit user whose private feed key is reddit.feed-key.",
                            kind: .identity(check: { name in (try? Reddit.validatedUser(name)) == nil ? "is not a Reddit user name: use 3 to 20 letters, digits, _ or -" : nil },
                                            unset: "none (the feeds are read anonymously)")),
-            ServiceSetting(key: "reddit.feed-key", variable: "READER_REDDIT_FEED_KEY",
+            ServiceSetting(key: "reddit.feed-key", variable: RedditService.feedKeyVariable,
                            summary: "A private feed key (reddit.com/prefs/feeds, feed=KEY): the feeds as that user, their own front page, a laxer rate limit.",
                            kind: .secret(of: "reddit.feed-user", check: { RedditFeedKey.keyProblem($0).map { "is not a Reddit feed key: " + $0 } })),
             ServiceSetting(key: "reddit.subreddits", summary: "What 'reader posts' reads without a subreddit, and 'reader sync' syncs.",
@@ -77,7 +77,22 @@ struct RedditPlugin: ServicePlugin {
         PostFilter(hiddenSubreddits: settings.list("reddit.hide-subreddits"), hiddenWords: settings.list("reddit.hide-words"))
     }
 
+    var summary: String { "Reddit posts" }
+
     var commands: [any ParsableCommand.Type] { [Reader.Posts.self, Reader.Comments.self] }
+
+    var examples: [String] { ["reader posts swift", "reader comments 2xmo63"] }
+
+    var configExample: String? {
+        """
+        [reddit]
+        url = "\(RedditService.defaultBaseURL.absoluteString)"
+        client-id = "p-jcoLKBynTLew"
+        subreddits = ["swift", "rust"]
+        hide-subreddits = ["politics"]
+        hide-words = ["spoiler"]
+        """
+    }
 
     var sync: SyncCapability? {
         SyncCapability(usage: "reddit SUBREDDIT…", description: "reddit followed by subreddit names",

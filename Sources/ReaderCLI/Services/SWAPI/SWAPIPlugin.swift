@@ -8,7 +8,7 @@ struct SWAPIPlugin: ServicePlugin {
 
     var settings: [ServiceSetting] {
         [
-            ServiceSetting(key: "swapi.url", variable: "READER_SWAPI_URL",
+            ServiceSetting(key: "swapi.url", variable: SWAPIService.baseURLVariable,
                            summary: "The SWAPI base URL (default \(SWAPIService.defaultBaseURL.absoluteString)).",
                            kind: .url(default: SWAPIService.defaultBaseURL)),
             ServiceSetting(key: "sync.swapi", summary: "Whether 'reader sync' without arguments syncs SWAPI.", kind: .flag(default: false)),
@@ -17,6 +17,17 @@ struct SWAPIPlugin: ServicePlugin {
 
     func service(from settings: ServiceSettings) throws(ReaderError) -> any Service {
         SWAPIService(baseURL: settings.url("swapi.url"))
+    }
+
+    var summary: String { "the Star Wars API" }
+
+    var examples: [String] { ["reader people --search skywalker", "reader films 1", "reader sync swapi && reader planets --all --offline"] }
+
+    var configExample: String? {
+        """
+        [swapi]
+        url = "\(SWAPIService.defaultBaseURL.absoluteString)"
+        """
     }
 
     var commands: [any ParsableCommand.Type] {

@@ -18,20 +18,21 @@ public struct RedditCredentials: Sendable, Equatable, CustomStringConvertible, C
     ///   credential (an id longer than 100 characters or a secret longer than 200, a space, a colon,
     ///   anything but printable ASCII), with the rule it breaks, never showing a secret.
     public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> RedditCredentials? {
-        let secret = environment["READER_REDDIT_CLIENT_SECRET"]
-        guard let id = environment["READER_REDDIT_CLIENT_ID"], !id.isEmpty else {
+        let (idVariable, secretVariable) = (RedditService.clientIDVariable, RedditService.clientSecretVariable)
+        let secret = environment[secretVariable]
+        guard let id = environment[idVariable], !id.isEmpty else {
             if let secret, !secret.isEmpty {
-                throw .invalidConfiguration("READER_REDDIT_CLIENT_SECRET is set but READER_REDDIT_CLIENT_ID is not: set both, or neither")
+                throw .invalidConfiguration("\(secretVariable) is set but \(idVariable) is not: set both, or neither")
             }
             return nil
         }
         if let problem = idProblem(id) {
-            throw .invalidConfiguration("READER_REDDIT_CLIENT_ID is not a Reddit client id: \(problem)")
+            throw .invalidConfiguration("\(idVariable) is not a Reddit client id: \(problem)")
         }
         if let secret, !secret.isEmpty {
             // The message never shows the secret.
             if let problem = secretProblem(secret) {
-                throw .invalidConfiguration("READER_REDDIT_CLIENT_SECRET is not a Reddit client secret: \(problem)")
+                throw .invalidConfiguration("\(secretVariable) is not a Reddit client secret: \(problem)")
             }
             return RedditCredentials(clientID: id, clientSecret: secret)
         }

@@ -29,13 +29,14 @@ public struct RedditFeedKey: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ReaderError/invalidConfiguration(_:)`` for a key without a user, or either not
     ///   one Reddit gives (the message never shows the key).
     public static func fromEnvironment(_ environment: [String: String]) throws(ReaderError) -> RedditFeedKey? {
-        let key = environment["READER_REDDIT_FEED_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        let user = environment["READER_REDDIT_FEED_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        let (keyVariable, userVariable) = (RedditService.feedKeyVariable, RedditService.feedUserVariable)
+        let key = environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let user = environment[userVariable].flatMap { $0.isEmpty ? nil : $0 }
         guard let key else { return nil }
-        guard let user else { throw .invalidConfiguration("READER_REDDIT_FEED_KEY is set but READER_REDDIT_FEED_USER is not: set both, or neither") }
-        if let problem = keyProblem(key) { throw .invalidConfiguration("READER_REDDIT_FEED_KEY is not a Reddit feed key: \(problem)") }
+        guard let user else { throw .invalidConfiguration("\(keyVariable) is set but \(userVariable) is not: set both, or neither") }
+        if let problem = keyProblem(key) { throw .invalidConfiguration("\(keyVariable) is not a Reddit feed key: \(problem)") }
         guard let feedKey = RedditFeedKey(key: key, user: user) else {
-            throw .invalidConfiguration("READER_REDDIT_FEED_USER is not a Reddit user name: use 3 to 20 letters, digits, _ or -")
+            throw .invalidConfiguration("\(userVariable) is not a Reddit user name: use 3 to 20 letters, digits, _ or -")
         }
         return feedKey
     }

@@ -9,7 +9,7 @@ import Foundation
 /// that does not exist is a redirect to its search page, which means "not found"; its 403s and
 /// 404s say more than their status (private, quarantined, banned); answers fresh for a minute at
 /// least, whatever its `max-age=0` says, so that the same command twice costs one request.
-public struct RedditService: Service {
+public struct RedditService: BuiltInService {
     /// `reddit`: the name its cache entries are kept under.
     public static let name: ServiceName = "reddit"
     /// `https://www.reddit.com`.
@@ -40,6 +40,9 @@ public struct RedditService: Service {
     /// anonymous clients hard, and running the same command twice should not cost a request.
     /// A rule with no floor keeps to the RFC.
     public static let defaultFreshness = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
+
+    /// Reddit at its public addresses, read anonymously.
+    public init() { self.init(publicBaseURL: Self.defaultBaseURL) }
 
     public init(publicBaseURL: URL = defaultBaseURL, oauthBaseURL: URL = defaultOAuthBaseURL, credentials: RedditCredentials? = nil,
                 freshness: FreshnessPolicy.Rule = defaultFreshness, source: Reddit.Source = .auto, feedKey: RedditFeedKey? = nil) {
