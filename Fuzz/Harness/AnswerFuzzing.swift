@@ -20,78 +20,80 @@ package enum AnswerFuzzing {
         "application/atom+xml; charset=UTF-8",
     ]
 
-    /// Reads the input as three header bytes and a body:
-    /// - byte 0: the status (an index into ``statuses``, else `100 + 2 × byte`);
-    /// - byte 1: the content type (an index into ``contentTypes``, else none);
-    /// - byte 2: which headers to send. Bit 0 `Retry-After` in seconds, bit 1 as an HTTP date,
-    ///   bit 2 Reddit's rate-limit headers, bit 3 an `ETag`; with bit 7 set, the body's first line
-    ///   is the text of those headers instead of a well-formed value;
-    /// - the rest: the body.
     /// The HTTP cache's judgement of `response` as stored, at moments from its arrival to far
-    /// beyond: every header it reads (Cache-Control, Date, Expires, Age, Vary) is the input's.
+    /// beyond, under each service's rule: every header it reads (Cache-Control, Date, Expires,
+    /// Age, Vary) is the input's.
     static func judgeFreshness(of response: HTTPResponse, now: Date) {
         let headers = response.headers
         let vary = headers["Vary"]
-        let stored = CacheEntry(key: "k", service: SWAPIService.name, url: "u", status: response.status, body: response.body,
-                                etag: headers["ETag"], lastModified: headers["Last-Modified"], cacheControl: headers["Cache-Control"],
-                                date: headers["Date"], expires: headers["Expires"], age: headers["Age"], vary: vary,
-                                varyRequest: Vary.requestFingerprint(vary: vary, requestHeaders: headers),
-                                requestedAt: now.addingTimeInterval(-1), fetchedAt: now)
-        for policy in [FreshnessPolicy.default, FreshnessPolicy(maximumAge: .seconds(60), maximumStale: .seconds(3600))] {
-            for later in [0.0, 86_400, 1e10] {
-                let moment = now.addingTimeInterval(later)
-                let rule = RedditService.defaultFreshness
-                _ = policy.reuse(of: stored, rule: rule, requestHeaders: headers, at: moment)
-                _ = policy.mayServeStaleOnError(stored, rule: rule, at: moment)
-                _ = policy.lifetime(of: stored, rule: rule)
-                _ = CacheListing(stored, bytes: stored.bodySize, policy: policy, rule: rule, at: moment)
+        for (service, _) in WholePathFuzzing.services {
+            let stored = CacheEntry(key: "k", service: service.name, url: "u", status: response.status, body: response.body,
+                                    etag: headers["ETag"], lastModified: headers["Last-Modified"], cacheControl: headers["Cache-Control"],
+                                    date: headers["Date"], expires: headers["Expires"], age: headers["Age"], vary: vary,
+                                    varyRequest: Vary.requestFingerprint(vary: vary, requestHeaders: headers),
+                                    requestedAt: now.addingTimeInterval(-1), fetchedAt: now)
+            for policy in [FreshnessPolicy.default, FreshnessPolicy(maximumAge: .seconds(60), maximumStale: .seconds(3600))] {
+                for later in [0.0, 86_400, 1e10] {
+                    let moment = now.addingTimeInterval(later)
+                    let rule = service.freshness
+                    _ = policy.reuse(of: stored, rule: rule, requestHeaders: headers, at: moment)
+                    _ = policy.mayServeStaleOnError(stored, rule: rule, at: moment)
+                    _ = policy.lifetime(of: stored, rule: rule)
+                    _ = CacheListing(stored, bytes: stored.bodySize, policy: policy, rule: rule, at: moment)
+                }
             }
         }
     }
 
+    /// Reads the input as three header bytes and a body:
+    /// - byte 0: the status (an index into ``statuses``, else `100 + 2 × byte`);
+    /// - byte 1: the content type (an index into ``contentTypes``, else none);
+    /// - byte 2: which headers to send. Bit 0 `Retry-After` in seconds, bit 1 as an HTTP date,
+    ///   bit 2 rate-limit headers (`X-Ratelimit-*`), bit 3 an `ETag`; with bit 7 set, the body's first line
+    ///   is the text of those headers instead of a well-formed value;
+    /// - the rest: the body.
     package static func run(_ input: some Collection<UInt8>) {
-        guard let (response, flags) = answer(input) else { return }
+        guard let (response, _) = answer(input) else { return }
         let body = response.body
         let headers = response.headers
         let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-        _ = RateLimitState(origin: "www.reddit.com", service: RedditService.name, announcement: RedditService().rateLimit(in: headers), now: now,
-                           window: RedditService().rateLimitWindow)?
-            .waitBeforeNextRequest(at: now, window: RedditService().rateLimitWindow)
+        for (service, answers) in WholePathFuzzing.services {
+            _ = RateLimitState(origin: Origin(service.baseURL)?.description ?? "127.0.0.1", service: service.name,
+                               announcement: service.rateLimit(in: headers), now: now, window: service.rateLimitWindow)?
+                .waitBeforeNextRequest(at: now, window: service.rateLimitWindow)
+            for answer in answers { exercise(answer, response, service: service, now: now) }
+        }
         _ = FreshnessPolicy.mayStore(cacheControl: headers["Cache-Control"])
         judgeFreshness(of: response, now: now)
-
-        for resource in SWAPICollection.allCases {
-            exercise(resource.resourceType, response, now: now)
-            exercise(resource.pageType, response, now: now)
-        }
-        exercise(SWAPINamedResource.self, response, now: now) { _ = TerminalText.sanitise($0.displayName, maxLength: 80) }
-        exercise(RedditListing.self, response, now: now) { listing in
-            for post in listing.posts { show(post) }
-            for comment in listing.comments { show(comment) }
-            _ = listing.after.map(Reddit.isFullname)
-        }
-        exercise(RedditCommentPage.self, response, now: now) { page in
-            show(page.post)
-            for comment in page.comments.comments { show(comment) }
-        }
         exercise(JSONValue.self, response, now: now)
         _ = try? JSONValue(parsing: body)
-        // The body as Reddit's Atom feed, through each translation, then decoded and shown.
-        exerciseFeed(RedditFeed.listing, RedditListing.self, response, now: now) { listing in
-            for post in listing.posts { show(post) }
-            for comment in listing.comments { show(comment) }
-        }
-        exerciseFeed(RedditFeed.comments, RedditCommentPage.self, response, now: now) { page in
-            show(page.post)
-            for comment in page.comments.comments { show(comment) }
-        }
         _ = HTMLMarkdown.markdown(from: String(decoding: body.prefix(64 * 1024), as: UTF8.self))
+    }
+
+    /// Reads `response` as `answer` does, as its service's, or decides on and presents the failure.
+    static func exercise(_ answer: ServiceAnswer, _ response: HTTPResponse, service: any Service, now: Date) {
         do throws(ReaderError) {
-            _ = try RedditToken.read(response, url: "http://127.0.0.1/api/v1/access_token", clientID: "fuzz",
-                                     installedApp: flags & 0x10 != 0, now: now)
+            switch answer.reading {
+            case .decoded(let translation, let read, _):
+                let url = "http://127.0.0.1/fuzz" + (translation == nil ? "" : "/.rss")
+                try read(response, url, service, [ServiceAnswer.Showing(width: 60, now: now)])
+            case .answer(let read):
+                try read(response, now)
+            case .file:
+                break
+            }
         } catch {
             decideAndPresent(error)
+        }
+    }
+
+    /// Reads `bytes` as each file a service keeps (a token file) would be read, in `folder`.
+    static func readFiles(_ bytes: some Collection<UInt8>, in folder: String) {
+        for (_, answers) in WholePathFuzzing.services {
+            for answer in answers {
+                if case .file(let read) = answer.reading { read(Data(bytes), folder, Date(timeIntervalSince1970: 1_790_000_000)) }
+            }
         }
     }
 
@@ -130,48 +132,10 @@ package enum AnswerFuzzing {
                                            using use: (Value) -> Void = { _ in }) {
         do throws(ReaderError) {
             let value = try ResponseValidator.decode(type, from: response, url: "http://127.0.0.1/fuzz", now: now)
-            if let page = value as? any SWAPIPageProtocol { page.exerciseLinks() }
-            if let resource = value as? any SWAPIResource { exerciseLinks(of: resource) }
             use(value)
         } catch {
             decideAndPresent(error)
         }
-    }
-
-    /// As the pipeline reads an answer by another route: status, then the translation of the
-    /// body (whatever its content type: the translation is what is fuzzed), then decoding.
-    static func exerciseFeed<Value: Decodable>(_ translation: ResponseTranslation, _ type: Value.Type, _ response: HTTPResponse,
-                                               now: Date, using use: (Value) -> Void) {
-        do throws(ReaderError) {
-            try ResponseValidator.validateStatus(response, url: "http://127.0.0.1/fuzz/.rss", now: now, service: RedditService())
-            var translated = response
-            translated.body = try translation.translate(response.body, "http://127.0.0.1/fuzz/.rss")
-            translated.headers = HeaderFields([(name: "Content-Type", value: "application/json")])
-            use(try ResponseValidator.decode(type, from: translated, url: "http://127.0.0.1/fuzz/.rss", now: now))
-        } catch {
-            decideAndPresent(error)
-        }
-    }
-
-    static func exerciseLinks(of resource: some SWAPIResource) {
-        _ = TerminalText.sanitise(resource.displayName, maxLength: 80)
-        _ = resource.id
-        _ = SWAPI.endpoint(forLink: resource.url)
-    }
-
-    static func show(_ post: RedditPost) {
-        _ = TerminalText.wrap(TerminalText.sanitise(post.title), toWidth: 60)
-        _ = TerminalText.truncate(TerminalText.sanitise(post.author), toWidth: 20)
-        _ = post.selftext.map { TerminalText.sanitiseParagraphs($0).flatMap { TerminalText.wrap($0, toWidth: 72) } }
-        _ = post.domain.map { TerminalText.sanitise($0) }
-        _ = RelativeAge.describe(moment: post.createdUTC, from: Date(timeIntervalSince1970: 1_790_000_000),
-                                 timeZone: TimeZone(identifier: "UTC")!)
-    }
-
-    static func show(_ comment: RedditComment) {
-        _ = TerminalText.sanitiseParagraphs(comment.body).flatMap { TerminalText.wrap($0, toWidth: 72) }
-        _ = TerminalText.pad(TerminalText.sanitise(comment.author), toWidth: 20)
-        for reply in comment.replies?.comments ?? [] { show(reply) }
     }
 
     /// Decides on `error` in several contexts, presents it every way reader does, and counts it
@@ -188,43 +152,6 @@ package enum AnswerFuzzing {
         report.count(failure)
         report.count(failure)
         _ = (report.summary, report.failed, report.isComplete)
-    }
-
-    /// Reads `bytes` as the token file (`reddit-token.json`) would be read, and shows what
-    /// `reader status` shows of it.
-    static func readTokenFile(_ bytes: some Collection<UInt8>, in folder: String) {
-        let store = RedditTokenStore(path: folder + "/reddit-token.json")
-        // A folder the fuzzer cannot write to reads as a missing file: nothing to report.
-        _ = FileManager.default.createFile(atPath: store.path, contents: Data(bytes))
-        let now = Date(timeIntervalSince1970: 1_790_000_000)
-        if let token = store.token(for: "fuzz", at: "https://oauth.reddit.com", now: now) {
-            _ = (token.isUsable(at: now), token.description, RelativeAge.describe(moment: token.expiresAt, from: now))
-        }
-    }
-}
-
-/// Lets the fuzzer reach a page's links without knowing its resource type.
-protocol SWAPIPageProtocol {
-    func exerciseLinks()
-}
-
-extension SWAPIPage: SWAPIPageProtocol {
-    func exerciseLinks() {
-        _ = SWAPI.pageCount(of: self)
-        _ = next.flatMap(SWAPI.endpoint(forLink:))
-        _ = previous.flatMap(SWAPI.endpoint(forLink:))
-        for resource in results { AnswerFuzzing.exerciseLinks(of: resource) }
-    }
-}
-
-extension SWAPICollection {
-    /// The model type of one resource of this collection.
-    var resourceType: any SWAPIResource.Type { SWAPIBrowsing.resourceType(of: self) }
-
-    /// The model type of one page of this collection.
-    var pageType: any Decodable.Type {
-        func page<Resource: SWAPIResource>(_ type: Resource.Type) -> any Decodable.Type { SWAPIPage<Resource>.self }
-        return page(resourceType)
     }
 }
 

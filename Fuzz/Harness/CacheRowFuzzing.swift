@@ -17,7 +17,7 @@ public enum CacheRowFuzzing {
     /// Reads values from the input, one column after another: a byte chooses the kind and, for
     /// text and blobs, a second byte the length; integers and reals take eight bytes. An input
     /// that runs out gives nulls. With the first byte's low bit set, the row is a rate limit.
-    /// - Returns: for an entry row, what reading it back as a films page came to (`ok`, `none`,
+    /// - Returns: for an entry row, what reading it back as the first service's first answer came to (`ok`, `none`,
     ///   or a code such as `C1006`); nil for a rate-limit row or an empty input.
     @discardableResult
     public static func run(_ input: some Collection<UInt8>) -> WholePathFuzzing.Outcome? {
@@ -29,16 +29,20 @@ public enum CacheRowFuzzing {
             var values = entryColumns.map { _ in reader.value() }
             // Mostly keep the key the load asks for, so that the read reaches the row.
             if selector & 2 == 0 { values[0] = .text(key) }
-            if selector & 4 == 0 { values[1] = .text(selector & 8 == 0 ? "swapi" : "reddit") }
+            let names = WholePathFuzzing.services.map(\.service.name.rawValue)
+            if selector & 4 == 0, !names.isEmpty { values[1] = .text(names[Int(selector >> 3) % names.count]) }
             try? cache.replaceRawRow(in: "response", columns: entryColumns, values: values)
-            outcome = WholePathFuzzing.readBack(SWAPIPage<Film>.self, key: key, from: cache, render: WholePathFuzzing.renderList)
-            WholePathFuzzing.readBack(Person.self, key: key, from: cache, render: WholePathFuzzing.renderDetail)
-            WholePathFuzzing.readBack(RedditListing.self, key: key, from: cache, render: WholePathFuzzing.renderListing)
-            WholePathFuzzing.readBack(RedditCommentPage.self, key: key, from: cache, render: WholePathFuzzing.renderComments)
+            for (_, answers) in WholePathFuzzing.services {
+                for answer in answers {
+                    guard case .decoded(nil, _, let readStored) = answer.reading else { continue }
+                    let read = WholePathFuzzing.readBack(key: key, from: cache, readStored: readStored)
+                    if outcome == nil { outcome = read }
+                }
+            }
         } else {
             var values = rateLimitColumns.map { _ in reader.value() }
             if selector & 2 == 0 { values[0] = .text("http://127.0.0.1") }
-            if selector & 4 == 0 { values[1] = .text("reddit") }
+            if selector & 4 == 0, let name = WholePathFuzzing.services.last?.service.name { values[1] = .text(name.rawValue) }
             try? cache.replaceRawRow(in: "rateLimit", columns: rateLimitColumns, values: values)
             if let limits = try? cache.rateLimits() {
                 for limit in limits {
@@ -46,7 +50,7 @@ public enum CacheRowFuzzing {
                     _ = limit.lockedOutUntil(at: now, window: .seconds(600)).map { RelativeAge.describe(moment: $0, from: now) }
                 }
             }
-            _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", service: RedditService.name)
+            for (service, _) in WholePathFuzzing.services { _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", service: service.name) }
         }
         if let statistics = try? cache.statistics() {
             _ = Reader.Cache.Stats.render(statistics, now: now)
@@ -54,7 +58,7 @@ public enum CacheRowFuzzing {
         }
         if selector & 16 != 0 { _ = try? cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
         if selector & 32 != 0 { _ = try? cache.clear() }
-        AnswerFuzzing.readTokenFile(input, in: WholePathFuzzing.folder)
+        AnswerFuzzing.readFiles(input, in: WholePathFuzzing.folder)
         return outcome
     }
 

@@ -32,44 +32,47 @@ public enum WholePathFuzzing {
     /// `reader` shows and the one its exit code follows.
     public typealias Outcome = String
 
-    /// Runs one input (the format of ``AnswerFuzzing/run(_:)``) through every endpoint type.
-    /// - Returns: the outcome for each endpoint type, by the type's name.
+    /// The services fuzzed: the registry's, each at its defaults, with the answers it reads.
+    static let services: [(service: any Service, answers: [ServiceAnswer])] = {
+        let services = ServiceRegistry.builtIn.servicesAtTheirDefaults
+        return ServiceRegistry.builtIn.plugins.compactMap { plugin in services[plugin.name].map { ($0, plugin.answers) } }
+    }()
+
+    /// Each width at the fuzzer's moment.
+    static let showings = widths.map { ServiceAnswer.Showing(width: $0, now: now) }
+
+    /// Runs one input (the format of ``AnswerFuzzing/run(_:)``) through every service's answers
+    /// that an endpoint decodes from the body as it came.
+    /// - Returns: the outcome for each such answer, by its name (`films`, `posts`).
     @discardableResult
     public static func run(_ input: some Collection<UInt8>) -> [String: Outcome] {
         AnswerFuzzing.run(input)
         guard let (response, _) = AnswerFuzzing.answer(input) else { return [:] }
-        return [
-            "films": through(SWAPIPage<Film>.self, response, service: SWAPIService(), render: renderList),
-            "people": through(SWAPIPage<Person>.self, response, service: SWAPIService(), render: renderList),
-            "planets": through(SWAPIPage<Planet>.self, response, service: SWAPIService(), render: renderList),
-            "species": through(SWAPIPage<Species>.self, response, service: SWAPIService(), render: renderList),
-            "starships": through(SWAPIPage<Starship>.self, response, service: SWAPIService(), render: renderList),
-            "vehicles": through(SWAPIPage<Vehicle>.self, response, service: SWAPIService(), render: renderList),
-            "film": through(Film.self, response, service: SWAPIService(), render: renderDetail),
-            "person": through(Person.self, response, service: SWAPIService(), render: renderDetail),
-            "planet": through(Planet.self, response, service: SWAPIService(), render: renderDetail),
-            "species/1": through(Species.self, response, service: SWAPIService(), render: renderDetail),
-            "starship": through(Starship.self, response, service: SWAPIService(), render: renderDetail),
-            "vehicle": through(Vehicle.self, response, service: SWAPIService(), render: renderDetail),
-            "posts": through(RedditListing.self, response, service: RedditService(), render: renderListing),
-            "comments": through(RedditCommentPage.self, response, service: RedditService(), render: renderComments),
-        ]
+        var outcomes: [String: Outcome] = [:]
+        for (service, answers) in services {
+            for answer in answers {
+                guard case .decoded(nil, let read, let readStored) = answer.reading else { continue }
+                outcomes[answer.name] = through(response, service: service, read: read, readStored: readStored)
+            }
+        }
+        return outcomes
     }
 
-    /// Decodes `response` as `type` as a load does, stores it, reads it back and renders it; or
-    /// decides on and presents the failure.
-    static func through<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, service: any Service,
-                                          render: (Value, Data) -> Void) -> Outcome {
-        let url = "http://127.0.0.1/fuzz/\(Value.self)"
+    /// Decodes `response` as a load does, shows it, stores it, reads it back and shows it again;
+    /// or decides on and presents the failure.
+    static func through(_ response: HTTPResponse, service: any Service,
+                        read: (HTTPResponse, String, any Service, [ServiceAnswer.Showing]) throws(ReaderError) -> Void,
+                        readStored: @escaping (Data, [ServiceAnswer.Showing]) -> Bool) -> Outcome {
+        let url = "http://127.0.0.1/fuzz/\(service.name)"
         do throws(ReaderError) {
-            let value = try ResponseValidator.decode(type, from: response, url: url, now: now, service: service)
-            render(value, response.body)
+            try read(response, url, service, showings)
+            renderJSON(response.body)
             let entry = CacheEntry(key: url, service: service.name, url: url, status: response.status, body: response.body,
                                    contentType: response.headers["Content-Type"], etag: response.headers["ETag"],
                                    lastModified: response.headers["Last-Modified"], cacheControl: response.headers["Cache-Control"],
                                    fetchedAt: now)
             guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return "ok" }
-            return readBack(type, key: url, from: cache, afterStoring: entry, render: render)
+            return readBack(key: url, from: cache, afterStoring: entry, readStored: readStored)
         } catch {
             present(error.answered(by: service))
             return error.code.description
@@ -81,8 +84,8 @@ public enum WholePathFuzzing {
     /// - Returns: `ok` when a copy was rendered, `none` when there is none to serve, else the
     ///   cache failure's code (`C1006` for a damaged row).
     @discardableResult
-    static func readBack<Value: Decodable>(_ type: Value.Type, key: String, from cache: ResponseCache,
-                                           afterStoring entry: CacheEntry? = nil, render: (Value, Data) -> Void) -> Outcome {
+    static func readBack(key: String, from cache: ResponseCache, afterStoring entry: CacheEntry? = nil,
+                         readStored: (Data, [ServiceAnswer.Showing]) -> Bool) -> Outcome {
         do throws(CacheFailure) {
             if let entry { try cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
             guard let stored = try cache.entry(forKey: key) else { return "none" }
@@ -91,8 +94,8 @@ public enum WholePathFuzzing {
             _ = (freshness.isFresh(stored, rule: rule, at: now), freshness.history.mayShow(stored, at: now), freshness.lifetime(of: stored, rule: rule))
             _ = RelativeAge.describe(seconds: stored.ageSeconds(at: now))
             _ = ReaderJSON.formatTimestamp(stored.fetchedAt)
-            guard let value = try? ReaderJSON.makeDecoder().decode(Value.self, from: stored.body) else { return "none" }
-            render(value, stored.body)
+            guard readStored(stored.body, showings) else { return "none" }
+            renderJSON(stored.body)
             return "ok"
         } catch {
             present(.cache(error))
@@ -116,47 +119,4 @@ public enum WholePathFuzzing {
         guard let tree = try? JSONValue(parsing: body) else { return }
         _ = JSONValue.object(["items": tree["results"] ?? tree, "meta": .null]).serialized()
     }
-
-    static func renderList<Resource: SWAPIResource & Presentable>(_ page: SWAPIPage<Resource>, _ body: Data) {
-        for width in widths {
-            _ = Resource.table(page.results).render(width: width)
-        }
-        _ = SWAPI.pageCount(of: page)
-        _ = SWAPIList<Resource>.footer(page, page: 1)
-        _ = SWAPIList<Resource>.footer(page, page: 10_000)
-        renderJSON(body)
-    }
-
-    static func renderDetail<Resource: SWAPIResource & Presentable>(_ resource: Resource, _ body: Data) {
-        let links = resource.links.flatMap(\.1)
-        let names = Dictionary(links.prefix(3).map { ($0, "Name of \($0)") }, uniquingKeysWith: { first, _ in first })
-        for width in widths {
-            _ = resource.detailLines(names: names, width: width, style: .plain)
-        }
-        renderJSON(body)
-    }
-
-    static func renderListing(_ listing: RedditListing, _ body: Data) {
-        let table = Reader.Posts.table(listing.posts, now: now)
-        for width in widths { _ = table.render(width: width) }
-        for width in widths {
-            _ = CommentTree.lines(listing.children, depth: 0, now: now, width: width, style: .plain)
-        }
-        renderJSON(body)
-    }
-
-    static func renderComments(_ page: RedditCommentPage, _ body: Data) {
-        for width in widths {
-            _ = CommentTree.header(page.post, now: now, width: width, style: .plain)
-            _ = CommentTree.lines(page.comments.children, depth: 0, now: now, width: width, style: .plain)
-        }
-        renderJSON(body)
-    }
-}
-
-/// A SWAPI command for any resource type, to reach the footer the six commands share.
-struct SWAPIList<Resource: SWAPIResource & Presentable>: SWAPICommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "list") }
-    @OptionGroup var query: SWAPIQuery
-    @OptionGroup var options: GlobalOptions
 }

@@ -46,6 +46,10 @@ public protocol ServicePlugin: Sendable {
     /// What `reader browse` shows of it; nil when it has no screens. By default nil.
     var browse: BrowseCapability? { get }
 
+    /// The kinds of answer its commands read, each with how `reader` shows it: the fuzz
+    /// harnesses send every input through each. By default none.
+    var answers: [ServiceAnswer] { get }
+
     /// How `reader status` says the service is read since its block page turned reader to its
     /// other route (``Service/detour(around:)``): "read through its Atom feeds". Nil for a generic sentence.
     var detourDescription: String? { get }
@@ -61,6 +65,7 @@ extension ServicePlugin {
     public func hint(reason: String, withCredential: Bool) -> String? { nil }
     public var browse: BrowseCapability? { nil }
     public var detourDescription: String? { nil }
+    public var answers: [ServiceAnswer] { [] }
 }
 
 /// What `reader sync NAME [ARGUMENTS…]` does for a service.

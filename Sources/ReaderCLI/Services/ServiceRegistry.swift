@@ -65,7 +65,7 @@ public struct ServiceRegistry: Sendable {
     var commands: [any ParsableCommand.Type] { plugins.flatMap(\.commands) }
 
     /// Every service at its default settings: what the cache commands know of them is their names.
-    var servicesAtTheirDefaults: ServiceConfiguration {
+    package var servicesAtTheirDefaults: ServiceConfiguration {
         let defaults = ReaderSettings.builtIn(of: self)
         return ServiceConfiguration(plugins.compactMap { try? $0.service(from: defaults.of($0.name)) })
     }
