@@ -1,31 +1,9 @@
 /// The one place that decides what each classified error becomes: ignore, alert, retry or reset.
 ///
-/// `decide(_:in:)` is a pure function of the error and its context, so every row of the contract
-/// in the README is a unit test. The CLI only renders what it decides; a library user who calls
-/// ``ReaderClient`` gets the same behaviour.
-///
-/// | failure | decision | with a cached copy |
-/// |---|---|---|
-/// | T1003 cannot find host | no retry | serve stale |
-/// | T1009 offline, T1004 refused | no retry | serve stale |
-/// | T1306 the proxy unreachable; T1307 it asks for credentials, T1308 it refuses the tunnel | no retry | serve stale |
-/// | T1005 lost, T1001 timed out | retry | serve stale after retries |
-/// | T1010 a redirect not followed (another origin, https → http, userinfo, bad port) | no retry | serve stale |
-/// | 408, 429, 502, 503, 504; 500 with Retry-After | retry, honouring Retry-After up to `--max-wait` | serve stale after retries |
-/// | R1003 rate limit used up past `--max-wait` | no retry | serve stale |
-/// | 500 without Retry-After | no retry | serve stale |
-/// | T1011 an answer outside HTTP; T1200–T1204 TLS and certificates | no retry | serve stale |
-/// | a 3xx that cannot be followed, a 304 with nothing to confirm | no retry | serve stale |
-/// | 404, 410, API says not found | alert | reset: delete the cached copy |
-/// | 401, 403 | alert | reset: delete the cached copy |
-/// | other 4xx | alert | never served |
-/// | any failure above whose copy is older than `--max-stale` | as without a copy | not served |
-/// | HTML where JSON was expected | alert | serve stale |
-/// | JSON that does not decode | alert | serve stale |
-/// | C1005 copy older than `--max-stale` (offline) | alert | — |
-/// | cache corrupt | reset: replace the cache file, carry on | — |
-/// | C1006 one cached entry cannot be right | reset: delete it, carry on as if uncached | — |
-/// | cache unwritable | ignore: carry on without storing | — |
+/// `decide(_:in:)` is a pure function of the error and its context, so every row of the failure
+/// contract is a unit test. The CLI only renders what it decides; a library user who calls
+/// ``ReaderClient`` gets the same behaviour. Every failure, its class, the decision in each
+/// situation and the exit code are written once, in <doc:FailureContract>.
 ///
 /// ## Topics
 /// - ``decide(_:in:)``

@@ -6,18 +6,8 @@
 /// are ``isTransient``, and within them what its own sets name; the advice about the network, the
 /// offline mode and a sync's "run it again" read it too.
 ///
-/// | class | failures | a cached copy | worth another run later |
-/// |---|---|---|---|
-/// | ``unreachable`` | T1000, T1001, T1003, T1004, T1005, T1009, T1306 | served | yes |
-/// | ``busy`` | 408, 429, 502, 503, 504; R1003 | served | yes |
-/// | ``serviceFault`` | another 5xx; T1011; a 101 or a 3xx as a final answer | served | yes |
-/// | ``refusedByReader`` | T1007, T1010, T1103, T1200–T1204 | served | no |
-/// | ``refusedByProxy`` | T1307, T1308 | served | no |
-/// | ``unexpectedAnswer`` | D1001–D1005 | served | no |
-/// | ``notFound`` | 404, 410, the API's own "not found" | deleted | no |
-/// | ``refusedByService`` | 401, 403, a block page of any status; R1004 | deleted, unless it refuses this client | no |
-/// | ``badRequest`` | another 4xx, or an error envelope in a 2xx; R1001, R1002 | kept, not served | no |
-/// | ``local`` | C1001–C1006, O1001, O1002, B1001 | — | C1006 only |
+/// Which failures fall in which class, and what a cached copy and a later run make of each, is
+/// in <doc:FailureContract>.
 public enum FailureClass: String, Sendable, CaseIterable {
     /// No answer came: no network, a name that does not resolve, nothing listening, a connection
     /// lost or timed out, the proxy not reachable. Says nothing of the resource; the service (or

@@ -3,8 +3,8 @@ import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 
-/// The README's library example is `Examples/Films/main.swift`, a target of this package: the text
-/// the README shows is that file, and the built program does what the README says against a
+/// The library example is `Examples/Films/main.swift`, a target of this package: the text the
+/// DocC article "Getting started" shows is that file, and the built program does what it says against a
 /// loopback server named by `READER_SWAPI_URL` and `READER_REDDIT_URL`.
 @Suite(.processSlot) struct LibraryExampleEndToEndTests {
     static let packageRoot = PackageRoot.url
@@ -33,12 +33,13 @@ import TestSupport
 
         """
 
-    @Test func theREADMEShowsTheExampleFileAsItIs() throws {
-        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theGettingStartedArticleShowsTheExampleFileAsItIs() throws {
+        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("Sources/ReaderKit/ReaderKit.docc/GettingStarted.md"),
+                                encoding: .utf8)
         let file = try String(contentsOf: Self.packageRoot.appendingPathComponent("Examples/Films/main.swift"), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```\n")[0] }
         let shown = blocks.filter { $0.hasPrefix("// Examples/Films/main.swift") }
-        #expect(shown.count == 1, "the README shows the example once")
+        #expect(shown.count == 1, "the article shows the example once")
         #expect(shown.first == file)
         #expect(!file.contains("@testable") && !file.contains("@_spi"), "the public API only")
         #expect(file.split(separator: "\n").filter { $0.hasPrefix("import ") } == ["import Foundation", "import ReaderKit"])

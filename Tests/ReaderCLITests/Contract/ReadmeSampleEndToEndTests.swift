@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The README's samples are what the built `reader` prints, so that they cannot drift from it.
+/// The guide's sample of a detail view is, line for line, what the built `reader` prints at 100
+/// columns (DocumentationExamplesTests runs every example; this one is compared whole).
 @Suite(.processSlot) struct ReadmeSampleEndToEndTests {
     /// SWAPI's names for the people of film 1 whom no fixture holds (the fixtures' pages hold
     /// people 1 to 10): each is answered on people/1's shape under its own name.
@@ -29,10 +30,10 @@ import TestSupport
         return resources
     }
 
-    /// The lines of the README's code block that starts with `$ COMMAND`, up to the next `$ ` or
+    /// The lines of the guide's code block that starts with `$ COMMAND`, up to the next `$ ` or
     /// the block's end.
     static func sample(of command: String) throws -> [String] {
-        let readme = try String(contentsOf: PackageRoot.appending("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: PackageRoot.appending("docs/GUIDE.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try #require(lines.firstIndex { $0 == "$ \(command)" || $0.hasPrefix("$ \(command) ") })
         return Array(lines[(start + 1)...].prefix { !$0.hasPrefix("$ ") && $0 != "```" }).filter { !$0.isEmpty }
@@ -49,7 +50,7 @@ import TestSupport
             #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
             let shown = result.stdout.split(separator: "\n").map(String.init)
             #expect(shown.contains { $0.hasPrefix("Characters     Luke Skywalker") })
-            #expect(try Self.sample(of: "reader films 1") == shown)
+            #expect(try Self.sample(of: "COLUMNS=100 reader films 1") == shown)
         }
     }
 }
