@@ -21,23 +21,3 @@ public struct BrowseCapability: Sendable {
         self.prepare = prepare
     }
 }
-
-/// A service's first screen for a target, made once the client exists.
-public struct BrowseProgram: Sendable {
-    let firstScreen: @Sendable (BrowseContext) -> any BrowseScreen
-
-    init(firstScreen: @escaping @Sendable (BrowseContext) -> any BrowseScreen) {
-        self.firstScreen = firstScreen
-    }
-}
-
-/// What a service's screens load with.
-public struct BrowseContext: Sendable {
-    /// The client the screens load through (the cache, `--offline` and the settings apply:
-    /// the ``Browser`` gives each load its options).
-    public var client: ReaderClient
-
-    public init(client: ReaderClient) {
-        self.client = client
-    }
-}

@@ -1,0 +1,2 @@
+/// The payload of the answer of a background load dropped before it started (``ScreenEffect/dropQueued(id:)``).
+struct NotStarted: Sendable {}
