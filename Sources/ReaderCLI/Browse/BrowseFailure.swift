@@ -1,38 +1,66 @@
 import Foundation
 import ReaderKit
 
-/// A failed load as the screen shows it: the CLI's words, its code and hint.
-struct BrowseFailure: Sendable, Equatable {
-    var message: String
-    var code: String
-    var hint: String?
-    /// Whether the service could not be reached (T1001, T1003, T1004, T1005, T1009): the
-    /// browser is then offline and probes until it answers.
-    var unreachable: Bool
-    /// Whether the cache had nothing for an `--offline` or cache-first load (C1001).
-    var notCached: Bool
-    /// When a rate limit resets, for a rate-limited load.
-    var rateLimitedUntil: Date?
+/// A failed load as a screen shows it: the error itself, as ReaderKit classified it, and what
+/// can be done next; the words, the code and the hint are the CLI's for them.
+struct BrowseFailure: Sendable {
+    /// The error the load failed with.
+    let error: ReaderError
+    /// What can be done next, in the situation the load met the error.
+    let advice: [Advice]
+    /// The error in the commands' words.
+    let message: String
+    /// The hint, as the commands' `hint:` line says it; nil when there is none.
+    let hint: String?
 
-    init(message: String, code: String, hint: String? = nil, unreachable: Bool = false, notCached: Bool = false,
-         rateLimitedUntil: Date? = nil) {
-        self.message = message
-        self.code = code
-        self.hint = hint
-        self.unreachable = unreachable
-        self.notCached = notCached
-        self.rateLimitedUntil = rateLimitedUntil
+    /// A load's failure: its error, advised on in its situation.
+    init(_ failure: LoadFailure) {
+        self.init(failure.error, advice: failure.advice)
     }
 
-    init(_ failure: LoadFailure) {
-        let error = failure.error
-        var until: Date?
-        if case .rateLimited(let limit) = error { until = limit.resetAt }
-        var notCached = false
-        if case .cache(let cache) = error, cache.reason == .notCached { notCached = true }
-        // In the commands' words, as their `hint:` line says it.
-        let hint = CLIWording.hint(failure.advice)
-        self.init(message: CLIWording.message(of: error), code: error.code.description, hint: hint.isEmpty ? nil : hint,
-                  unreachable: error.failureClass == .unreachable, notCached: notCached, rateLimitedUntil: until)
+    /// An error met outside a load (a target refused before any request is sent).
+    /// - Parameter advice: what can be done next; by default what ReaderKit advises with no
+    ///   situation known.
+    init(_ error: ReaderError, advice: [Advice]? = nil) {
+        self.error = error
+        self.advice = advice ?? error.advice(in: ErrorContext())
+        message = CLIWording.message(of: error)
+        let hint = CLIWording.hint(self.advice)
+        self.hint = hint.isEmpty ? nil : hint
+    }
+
+    /// The error's code, such as `T1003`.
+    var code: String { error.code.description }
+
+    /// Whether the service could not be reached (the class ``FailureClass/unreachable``): the
+    /// browser is then offline and probes until it answers.
+    var unreachable: Bool { error.failureClass == .unreachable }
+
+    /// Whether the cache had nothing for an `--offline` or cache-first load (C1001).
+    var notCached: Bool {
+        if case .cache(let cache) = error { cache.reason == .notCached } else { false }
+    }
+
+    /// When the rate limit resets, for a request not sent because it is used up (R1003).
+    var rateLimitedUntil: Date? {
+        if case .rateLimited(let limit) = error { limit.resetAt } else { nil }
+    }
+}
+
+extension BrowseFailure: Equatable {
+    /// The same failure on screen: the same code, words and hint.
+    static func == (left: BrowseFailure, right: BrowseFailure) -> Bool {
+        left.code == right.code && left.message == right.message && left.hint == right.hint
+    }
+}
+
+extension ReaderError {
+    /// Whether this says the rate limit is used up: a 429, or a request not sent for it (R1003).
+    var meansRateLimited: Bool {
+        switch self {
+        case .rateLimited: true
+        case .status(let failure): failure.status == 429
+        default: false
+        }
     }
 }

@@ -8,6 +8,9 @@ extension Browser {
         var screen: any BrowseScreen
         /// The last foreground failure: the banner when the screen has nothing to show.
         var failure: BrowseFailure?
+        /// The error the copy on screen was served in place of, as its last load said (a stale
+        /// copy shown for a used-up rate limit says until when).
+        var servedInsteadOf: ReaderError?
         /// The filter typed after `/`, kept while the screen is shown.
         var filter = ""
         /// Its work running, by the screen's ids.

@@ -182,8 +182,9 @@ extension Browser {
             why = ["offline", offline]
         } else if let failure = entry.failure, let until = failure.rateLimitedUntil, until > now {
             why = ["rate limited until \(Self.clockTime(until))", failure.code]
-        } else if let code = entry.screen.shown?.errorCode, BrowseFailure.meansRateLimited(code), let until = rateLimitedUntil, until > now {
-            why = ["rate limited until \(Self.clockTime(until))", code.description]
+        } else if let error = entry.servedInsteadOf, error.meansRateLimited, entry.screen.shown?.errorCode == error.code,
+                  let until = rateLimitedUntil, until > now {
+            why = ["rate limited until \(Self.clockTime(until))", error.code.description]
         } else if let failure = entry.failure, entry.screen.hasContent {
             why = [age == nil ? "not refreshed" : nil, failure.code].compactMap { $0 }
         } else if let code = entry.screen.shown?.errorCode {

@@ -302,7 +302,8 @@ struct Browser: Model {
         case .cached(let work):
             // A copy, however old, is shown at once; the network is asked only when it is stale
             // or missing, and missing is not a failure to show.
-            if case .loaded(let metadata)? = answer.report {
+            if case .loaded(let metadata, let servedInsteadOf)? = answer.report {
+                stack[index].servedInsteadOf = servedInsteadOf
                 if metadata.stale { effects += load(id: id, kind: .current, work: work, screen: screen, probe: false) }
             } else {
                 return load(id: id, kind: .current, work: work, screen: screen, probe: false)
@@ -327,13 +328,14 @@ struct Browser: Model {
             if failure.unreachable { return goOffline(failure.code, of: stack[index].screen.service, afterProbe: afterProbe) }
             if let until = failure.rateLimitedUntil { return afterTheReset(until) }
             if !failure.notCached, isOffline(stack[index]) { offline = nil }
-        case .loaded(let metadata)?:
+        case .loaded(let metadata, let servedInsteadOf)?:
             stack[index].failure = nil
-            if let code = metadata.errorCode, BrowseFailure.meansUnreachable(code) {
-                return goOffline(code.description, of: stack[index].screen.service, afterProbe: afterProbe)
+            stack[index].servedInsteadOf = servedInsteadOf
+            if let error = servedInsteadOf, error.failureClass == .unreachable {
+                return goOffline(error.code.description, of: stack[index].screen.service, afterProbe: afterProbe)
             }
             // A copy shown because the rate limit is used up: until when, the client knows.
-            if let code = metadata.errorCode, BrowseFailure.meansRateLimited(code), let service = stack[index].screen.service {
+            if let error = servedInsteadOf, error.meansRateLimited, let service = stack[index].screen.service {
                 let until = environment.rateLimitedUntil
                 return [.task(id: "rate limit") { .rateLimited(until: await until(service)) }]
             }
@@ -389,18 +391,4 @@ struct Browser: Model {
         }
     }
 
-}
-
-extension BrowseFailure {
-    /// Whether `code` says the rate limit is used up: a 429 (`H429`, `A429`), or a request not
-    /// sent for it (`R1003`).
-    static func meansRateLimited(_ code: ErrorCode) -> Bool {
-        (code.domain == .request && code.number == 1003) || ((code.domain == .http || code.domain == .api) && code.number == 429)
-    }
-
-    /// Whether `code` says the service could not be reached (the class ``FailureClass/unreachable``).
-    static func meansUnreachable(_ code: ErrorCode) -> Bool {
-        guard code.domain == .transport, let reason = TransportFailure.Reason(rawValue: code.number) else { return false }
-        return ReaderError.transport(TransportFailure(reason, host: "", detail: "")).failureClass == .unreachable
-    }
 }

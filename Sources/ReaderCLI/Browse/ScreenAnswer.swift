@@ -16,7 +16,7 @@ struct ScreenAnswer: Sendable {
     static func of<Value: Sendable>(_ load: () async throws(LoadFailure) -> Loaded<Value>) async -> ScreenAnswer {
         do throws(LoadFailure) {
             let loaded = try await load()
-            return ScreenAnswer(LoadResult<Value>.loaded(loaded.value, loaded.metadata), report: .loaded(loaded.metadata))
+            return ScreenAnswer(LoadResult<Value>.loaded(loaded.value, loaded.metadata), report: .loaded(loaded.metadata, servedInsteadOf: loaded.servedInsteadOf))
         } catch {
             let failure = BrowseFailure(error)
             return ScreenAnswer(LoadResult<Value>.failed(failure), report: .failed(failure))

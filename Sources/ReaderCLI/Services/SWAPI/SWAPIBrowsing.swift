@@ -121,6 +121,8 @@ package struct SWAPIBrowsing: Sendable {
                 whole.value.results = pages.flatMap(\.value.results)
                 whole.value.next = nil
                 whole.metadata = metadata
+                // The error any page was served in place of: the combined code is the first one's.
+                whole.servedInsteadOf = pages.lazy.compactMap(\.servedInsteadOf).first
                 return whole
             }
         }
@@ -147,6 +149,6 @@ package struct SWAPIBrowsing: Sendable {
     }
 
     private static func noClient<Value: Sendable>(_ type: Value.Type) -> ScreenAnswer {
-        ScreenAnswer(LoadResult<Value>.failed(BrowseFailure(message: "no client", code: "B1001")))
+        ScreenAnswer(LoadResult<Value>.failed(BrowseFailure(.bug("no client"))))
     }
 }
