@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "ReaderOpenLibrary",
             dependencies: [
-                "OpenLibraryKit", "ReaderCLI",
+                "OpenLibraryKit", "ReaderCLI", "ReaderTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/OpenLibrary/Sources/ReaderOpenLibrary"

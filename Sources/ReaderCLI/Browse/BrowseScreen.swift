@@ -9,7 +9,7 @@ import ReaderTerminal
 ///
 /// A screen is a value with the Elm shape of ``Model``: ``handle(_:in:)`` is its only change,
 /// and it asks for work by returning ``ScreenEffect``s, so it is tested without a terminal.
-protocol BrowseScreen: Sendable {
+public protocol BrowseScreen: Sendable {
     /// Where this is, for the bottom line's left, from the longest form to the shortest; the
     /// widest that fits is shown (`r/python · hot · 25 posts`, `r/python · hot`, `r/python`).
     var place: [String] { get }
@@ -45,7 +45,10 @@ protocol BrowseScreen: Sendable {
 }
 
 extension BrowseScreen {
-    var filters: Bool { false }
-    var keys: [KeyHelp] { [] }
-    var service: ServiceName? { nil }
+    /// By default a screen is no list: `/` says so.
+    public var filters: Bool { false }
+    /// By default a screen has no keys of its own.
+    public var keys: [KeyHelp] { [] }
+    /// By default a screen's data is of no named service.
+    public var service: ServiceName? { nil }
 }

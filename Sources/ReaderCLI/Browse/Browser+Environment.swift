@@ -9,6 +9,9 @@ extension Browser {
         var loadOptions: @Sendable () -> LoadOptions
         /// The screen for a target typed after `s` (`python`, `r/a+b`, `swapi/people`).
         var resolve: @Sendable (String) throws(ReaderError) -> any BrowseScreen
+        /// What `s` goes to, as the prompt and the help name it (``BrowseCapability/goTo``):
+        /// `subreddit, r/a+b`, `swapi`.
+        var places: [String] = []
         /// `$BROWSER`, when it is set and not empty.
         var browserCommand: String?
         /// Starts `$BROWSER URL`, detached; the reason when it cannot.

@@ -39,15 +39,20 @@ extension Browser {
     }
 
     /// The keys every screen shares, grouped, for the help screen.
-    static let sharedKeys: [(group: String, keys: [KeyHelp])] = [
+    var sharedKeys: [(group: String, keys: [KeyHelp])] { [
         ("Move", [KeyHelp("j ↓  k ↑", "down, up"), KeyHelp("g Home  G End", "first, last"),
                   KeyHelp("PgDn ^d  PgUp ^u", "a page down, up")]),
         ("Open and go back", [KeyHelp("Enter l →", "open"), KeyHelp("Esc h ←", "back"),
                               KeyHelp("q", "back; quit from the first screen"), KeyHelp("^c", "quit"),
                               KeyHelp("^z", "suspend; fg comes back")]),
-        ("Anywhere", [KeyHelp("r", "refresh from the network"), KeyHelp("s", "go to a subreddit or swapi"),
+        ("Anywhere", [KeyHelp("r", "refresh from the network"), KeyHelp("s", "go to" + placesToGo),
                       KeyHelp("/", "filter the list (Esc clears)"), KeyHelp("?", "this help; any key closes it")]),
-    ]
+    ] }
+
+    /// Where `s` goes, as the services name their targets: ` (subreddit, r/a+b, swapi)`.
+    var placesToGo: String {
+        environment.places.isEmpty ? "" : " (" + environment.places.joined(separator: ", ") + ")"
+    }
 
     /// What `/` says on a screen that is no list, and the help there.
     static let noFilterHere = "/ filters lists; this screen is none"
@@ -55,7 +60,7 @@ extension Browser {
     /// Every key, grouped, and the background failures counted so far. Where a shared key does
     /// nothing (`/` off a list), the help says so.
     func helpLines(width: Int) -> [(String, CellStyle)] {
-        var groups = Self.sharedKeys
+        var groups = sharedKeys
         if !stack[stack.count - 1].screen.filters {
             groups = groups.map { group in
                 (group.group, group.keys.map { $0.keys == "/" ? KeyHelp("/", "filter a list (not this screen)") : $0 })
@@ -117,7 +122,7 @@ extension Browser {
         let width = grid.size.columns
         if let prompt {
             let (label, text) = switch prompt {
-            case .target(let text): ("go to (subreddit, r/a+b, swapi): ", text)
+            case .target(let text): ("go to\(placesToGo): ", text)
             case .filter(let text): ("/", text)
             }
             let room = max(1, width - TerminalText.width(label) - 1)

@@ -1,2 +1,4 @@
 /// The payload of the answer of a background load dropped before it started (``ScreenEffect/dropQueued(id:)``).
-struct NotStarted: Sendable {}
+public struct NotStarted: Sendable {
+    public init() {}
+}

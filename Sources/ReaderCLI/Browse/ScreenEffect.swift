@@ -1,7 +1,7 @@
 import ReaderKit
 
 /// Work a screen asks of the browser.
-enum ScreenEffect: Sendable {
+public enum ScreenEffect: Sendable {
     /// A load through the client, with the options `kind` gives; its answer comes back as
     /// ``ScreenEvent/answer(id:_:)``. A load under an id still running replaces it.
     case load(id: String, LoadKind, @Sendable (LoadOptions) async -> ScreenAnswer)

@@ -2,7 +2,7 @@ import ReaderKit
 import ReaderTerminal
 
 /// What reaches a screen.
-enum ScreenEvent: Sendable {
+public enum ScreenEvent: Sendable {
     /// A key the browser does not own.
     case key(Key)
     /// The answer to one of the screen's ``ScreenEffect/load(id:_:_:)`` or ``ScreenEffect/run(id:_:)``.

@@ -2,11 +2,17 @@ import Foundation
 import ReaderKit
 
 /// The room a screen has and the time it is drawn at.
-struct ScreenLayout: Sendable, Equatable {
+public struct ScreenLayout: Sendable, Equatable {
     /// The terminal's width.
-    var columns: Int
+    public var columns: Int
     /// The rows the screen has: all but the bottom line.
-    var rows: Int
+    public var rows: Int
     /// The time now: ages on screen are measured to it.
-    var now: Date
+    public var now: Date
+
+    public init(columns: Int, rows: Int, now: Date) {
+        self.columns = columns
+        self.rows = rows
+        self.now = now
+    }
 }

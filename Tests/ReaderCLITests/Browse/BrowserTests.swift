@@ -69,7 +69,7 @@ final class OptionsLog: @unchecked Sendable {
                         rateLimitedUntil: Date? = nil) -> Browser {
         Browser(first: screen, environment: Browser.Environment(
             loadOptions: { LoadOptions(cacheMode: offline ? .offline : .normal) },
-            resolve: resolve, browserCommand: browserCommand, openURL: { _ in nil },
+            resolve: resolve, places: ["subreddit, r/a+b", "swapi"], browserCommand: browserCommand, openURL: { _ in nil },
             rateLimitedUntil: { _ in rateLimitedUntil }), size: size, now: now)
     }
 
@@ -303,7 +303,7 @@ final class OptionsLog: @unchecked Sendable {
         #expect(browser.showingHelp)
         let text = browser.view(size: Self.size).text
         for expected in ["Move", "j ↓  k ↑", "Open and go back", "This screen", "S ", "sort", "Anywhere",
-                         "s  ", "go to a subreddit or swapi", "Background", "1 failed, not shown:", "T1001 ×1"] {
+                         "s  ", "go to (subreddit, r/a+b, swapi)", "Background", "1 failed, not shown:", "T1001 ×1"] {
             #expect(text.contains(expected), "help lacks \(expected)")
         }
         // Any key closes it, bound or not, and does nothing else.

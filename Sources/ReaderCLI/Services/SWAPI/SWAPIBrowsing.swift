@@ -152,3 +152,17 @@ package struct SWAPIBrowsing: Sendable {
         ScreenAnswer(LoadResult<Value>.failed(BrowseFailure(.bug("no client"))))
     }
 }
+
+extension SWAPIPlugin {
+    /// `reader browse swapi`: the six collections with their counts; `swapi/people`: that
+    /// collection's table; `swapi/people/1`: that resource. Each loads what the commands load
+    /// (``SWAPIBrowsing``), so that `reader sync swapi` fills the cache browsing reads.
+    var browse: BrowseCapability? {
+        BrowseCapability(
+            targets: "swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID", goTo: "swapi", examples: ["swapi", "swapi/people"]
+        ) { (target, _) throws(ReaderError) -> BrowseProgram in
+            let target = try SWAPIBrowsing.Target(target)
+            return BrowseProgram { context in SWAPIBrowsing.screen(for: target, browsing: SWAPIBrowsing(client: context.client)) }
+        }
+    }
+}
