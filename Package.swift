@@ -110,7 +110,7 @@ let package = Package(
         // `reader browse` measured in the process: a key to its finished frame, bytes per frame.
         .executableTarget(
             name: "ReaderBrowseBench",
-            dependencies: ["ReaderCLI", "ReaderTerminal"],
+            dependencies: ["ReaderCLI", "ReaderKit", "ReaderTerminal"],
             path: "bench/Browse"
         ),
         // Reddit's feeds measured: a cached read through the feed against the JSON API's, and big feeds read.
