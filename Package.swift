@@ -111,7 +111,7 @@ let package = Package(
         // `reader browse` measured in the process: a key to its finished frame, bytes per frame.
         .executableTarget(
             name: "ReaderBrowseBench",
-            dependencies: ["ReaderCLI", "ReaderTerminal"],
+            dependencies: ["ReaderCLI", "ReaderKit", "ReaderTerminal"],
             path: "bench/Browse"
         ),
         // Reddit's feeds measured: a cached read through the feed against the JSON API's, and big feeds read.
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "ReaderOpenLibrary",
             dependencies: [
-                "OpenLibraryKit", "ReaderCLI",
+                "OpenLibraryKit", "ReaderCLI", "ReaderTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/OpenLibrary/Sources/ReaderOpenLibrary"

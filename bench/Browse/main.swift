@@ -2,7 +2,7 @@ import Foundation
 import ReaderCLI
 import ReaderTerminal
 
-// `reader browse` measured in the process (``BrowseMeasurements``), for bench/run: a screen at
+// `reader browse` measured in the process (BrowseMeasurements.swift), for bench/run: a screen at
 // 80×24 holding synthetic data, `↓` pressed to the end and `↑` back to the top, each key's time to
 // its finished frame, bytes written and cells changed, as JSON; three walks, each on a browser of
 // its own, so that a key slowed by the machine's neighbours in one can be told from a slow frame.

@@ -18,17 +18,26 @@ extension Reader {
                 says where you are, and how old what is shown is when it is not fresh.
                 """)
 
-        static let examples = [
-            "reader browse python",
-            "reader browse r/swift+rust",
-            "reader browse t3_2xmo63",
-            "reader browse --offline python",
-            "reader browse swapi",
-            "reader browse swapi/people",
-        ]
+        /// Each service's examples (``BrowseCapability/examples``).
+        static var examples: [String] { browsable.flatMap(\.browse.examples).map { "reader browse \($0)" } }
 
-        @Argument(help: "What to read: a subreddit (python, r/python, r/a+b), a user (u/NAME), a post (t3_ID or its URL), or swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID. When left out: the config file's first subreddit, else the front page.")
+        @Argument(help: ArgumentHelp(Browse.targetHelp))
         var target: String?
+
+        /// The services with screens, the one that takes unnamed targets first (its targets are
+        /// written without its name), then in the registry's order.
+        static var browsable: [(plugin: any ServicePlugin, browse: BrowseCapability)] {
+            let all = ServiceRegistry.current.plugins.compactMap { plugin in plugin.browse.map { (plugin: plugin, browse: $0) } }
+            return all.filter { $0.browse.takesUnnamedTargets } + all.filter { !$0.browse.takesUnnamedTargets }
+        }
+
+        /// "What to read: " and each service's targets, and what is shown without one.
+        static var targetHelp: String {
+            let targets = browsable.map(\.browse.targets)
+            let listed = targets.count > 1 ? targets.dropLast().joined(separator: ", ") + ", or " + (targets.last ?? "") : targets.first ?? ""
+            let withoutTarget = browsable.lazy.compactMap(\.browse.withoutTarget).first.map { " When left out: \($0)." } ?? ""
+            return "What to read: \(listed).\(withoutTarget)"
+        }
 
         @OptionGroup var options: FetchOptions<BrowseFlags>
 
@@ -90,6 +99,7 @@ extension Reader {
                     return loadOptions
                 },
                 resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
+                places: Self.browsable.map(\.browse.goTo),
                 browserCommand: browserCommand,
                 openURL: { url in LinkOpener.open(url, with: browserCommand) },
                 // Asked each tick: a cache file deleted meanwhile is noticed (C1003) and opened anew.

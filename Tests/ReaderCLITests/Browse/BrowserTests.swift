@@ -30,7 +30,7 @@ struct RecordingScreen: BrowseScreen {
         case .key(let key): events.append("key \(key)"); return onKey
         case .answer(let id, let answer):
             events.append("answer \(id)")
-            if case .loaded(let metadata)? = answer.report { shown = metadata }
+            if case .loaded(let metadata, _)? = answer.report { shown = metadata }
         case .refresh: events.append("refresh"); return refreshWith
         case .filter(let text): events.append("filter \(text)")
         case .resized: events.append("resized \(layout.columns)x\(layout.rows)")
@@ -69,7 +69,7 @@ final class OptionsLog: @unchecked Sendable {
                         rateLimitedUntil: Date? = nil) -> Browser {
         Browser(first: screen, environment: Browser.Environment(
             loadOptions: { LoadOptions(cacheMode: offline ? .offline : .normal) },
-            resolve: resolve, browserCommand: browserCommand, openURL: { _ in nil },
+            resolve: resolve, places: ["subreddit, r/a+b", "swapi"], browserCommand: browserCommand, openURL: { _ in nil },
             rateLimitedUntil: { _ in rateLimitedUntil }), size: size, now: now)
     }
 
@@ -103,9 +103,17 @@ final class OptionsLog: @unchecked Sendable {
         .message(.answer(screen: screen, id: id, .foreground(probe: probe), ScreenAnswer("payload", report: report)))
     }
 
-    static func unreachable(_ code: String = "T1004") -> BrowseFailure {
-        BrowseFailure(message: "cannot connect to 127.0.0.1:9: nothing accepted the connection", code: code,
-                      hint: "check your connection, or read the cached copy with --offline", unreachable: true)
+    /// A load that could not reach the service, for `reason` (T1004 by default).
+    static func unreachable(_ reason: TransportFailure.Reason = .cannotConnectToHost) -> BrowseFailure {
+        BrowseFailure(.transport(TransportFailure(reason, host: "127.0.0.1", port: 9, detail: "connection refused")))
+    }
+
+    /// The host not found (T1003).
+    static let hostNotFound = ReaderError.transport(TransportFailure(.cannotFindHost, host: "www.reddit.com", detail: "no such host"))
+
+    /// A stale copy served in place of `error`: its metadata says the code, the report the error itself.
+    static func served(insteadOf error: ReaderError, age: Int) -> LoadReport {
+        .loaded(metadata(source: .cache, stale: true, age: age, errorCode: error.code), servedInsteadOf: error)
     }
 
     @Test func theBottomLineSaysWhereAndNothingMoreWhenTheDataIsFresh() {
@@ -121,7 +129,7 @@ final class OptionsLog: @unchecked Sendable {
         _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 3 * 3600))))
         #expect(browser.view(size: Self.size).text(ofRow: 23)
                 == "r/python · hot · 3 posts                                       copy from 3 h ago")
-        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 3 * 3600, errorCode: ErrorCode(.transport, 1003)))))
+        _ = browser.update(Self.answer("list", Self.served(insteadOf: Self.hostNotFound, age: 3 * 3600)))
         #expect(browser.offline == "T1003")
         #expect(browser.view(size: Self.size).text(ofRow: 23)
                 == "r/python · hot · 3 posts                     copy from 3 h ago · offline · T1003")
@@ -137,7 +145,7 @@ final class OptionsLog: @unchecked Sendable {
     @Test func theBottomLineSpeaksOnlyOfTheServiceOfTheDataOnScreen() {
         var browser = Self.browser(RecordingScreen(service: RedditService.name),
                                    resolve: { _ throws(ReaderError) in RecordingScreen(name: "swapi", service: SWAPIService.name) })
-        _ = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 44, errorCode: ErrorCode(.transport, 1003)))))
+        _ = browser.update(Self.answer("list", Self.served(insteadOf: Self.hostNotFound, age: 44)))
         #expect(browser.view(size: Self.size).text(ofRow: 23).hasSuffix("copy from 44 s ago · offline · T1003"))
         for key in ["s", "s", "w", "a", "p", "i"] { _ = browser.update(.key(.character(Character(key)))) }
         _ = browser.update(.key(.enter))
@@ -153,11 +161,11 @@ final class OptionsLog: @unchecked Sendable {
 
     @Test func aForegroundFailureWithNothingToShowIsOneBannerWithItsCodeAndHint() {
         var browser = Self.browser(RecordingScreen(hasContent: false))
-        _ = browser.update(Self.answer("list", .failed(BrowseFailure(message: "r/nope: no such subreddit", code: "H404",
-                                                                     hint: "check the name: 'reader posts NAME'"))))
+        _ = browser.update(Self.answer("list", .failed(BrowseFailure(.invalidArgument("r/nope: no such subreddit"),
+                                                                     advice: [.plain("check the name: 'reader posts NAME'")]))))
         #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text == """
             r/nope: no such subreddit
-            H404
+            R1001
             check the name: 'reader posts NAME'
 
             r to try again · q to quit
@@ -192,7 +200,7 @@ final class OptionsLog: @unchecked Sendable {
 
     @Test func aProbeThatEndsAtOnceIsTriedAgainAfterAPauseAndRWhileOfflineIsAProbe() async {
         var screen = RecordingScreen(hasContent: false)
-        screen.refreshWith = [Self.load("list", .refresh, report: .failed(Self.unreachable("T1000")))]
+        screen.refreshWith = [Self.load("list", .refresh, report: .failed(Self.unreachable(.unknown)))]
         var browser = Self.browser(screen)
         let probe = browser.update(Self.answer("list", .failed(Self.unreachable())))
         #expect(Self.tasks(probe) == ["0:list"])
@@ -207,7 +215,7 @@ final class OptionsLog: @unchecked Sendable {
         // `r` while a probe waits for the network leaves it be (another would only cancel it);
         // while the next probe pauses, `r` is that probe, at once, never a plain load.
         let log = OptionsLog()
-        var offline = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh, log: log, report: .failed(Self.unreachable("T1000")))]))
+        var offline = Self.browser(RecordingScreen(refreshWith: [Self.load("list", .refresh, log: log, report: .failed(Self.unreachable(.unknown)))]))
         let probing = offline.update(Self.answer("list", .failed(Self.unreachable())))
         #expect(offline.update(.key(.character("r"))).isEmpty)
         #expect(offline.view(size: Self.size).text(ofRow: 23).hasSuffix("offline; trying again every few seconds"))
@@ -248,7 +256,7 @@ final class OptionsLog: @unchecked Sendable {
 
         let missing = OptionsLog()
         var missingBrowser = Self.browser(RecordingScreen(startWith: [Self.load("list", .cacheFirst, log: missing, report: .failed(
-            BrowseFailure(message: "nothing cached", code: "C1001", notCached: true)))]))
+            BrowseFailure(.cache(CacheFailure(.notCached, path: "cache.sqlite", detail: "")))))]))
         let then = await Self.run(missingBrowser.start(), on: &missingBrowser)
         #expect(Self.tasks(then) == ["0:list"])
         // Missing is not a failure to show: the screen never heard of it.
@@ -256,7 +264,7 @@ final class OptionsLog: @unchecked Sendable {
     }
 
     @Test func backgroundWorkRunsFourAtOnceIsCountedNeverShownAndStopsWhenTheScreenIsCovered() async {
-        let failing = LoadReport.failed(Self.unreachable("T1001"))
+        let failing = LoadReport.failed(Self.unreachable(.timedOut))
         var screen = RecordingScreen()
         screen.onKey = (1...6).map { Self.load("prefetch\($0)", .background, report: failing) } + [.push(RecordingScreen(name: "post"))]
         var browser = Self.browser(screen)
@@ -290,12 +298,12 @@ final class OptionsLog: @unchecked Sendable {
 
     @Test func helpShowsEveryKeyAndTheBackgroundFailuresAndAnyKeyClosesIt() {
         var browser = Self.browser()
-        _ = browser.update(.message(.answer(screen: 0, id: "p", .background, ScreenAnswer("", report: .failed(Self.unreachable("T1001"))))))
+        _ = browser.update(.message(.answer(screen: 0, id: "p", .background, ScreenAnswer("", report: .failed(Self.unreachable(.timedOut))))))
         _ = browser.update(.key(.character("?")))
         #expect(browser.showingHelp)
         let text = browser.view(size: Self.size).text
         for expected in ["Move", "j ↓  k ↑", "Open and go back", "This screen", "S ", "sort", "Anywhere",
-                         "s  ", "go to a subreddit or swapi", "Background", "1 failed, not shown:", "T1001 ×1"] {
+                         "s  ", "go to (subreddit, r/a+b, swapi)", "Background", "1 failed, not shown:", "T1001 ×1"] {
             #expect(text.contains(expected), "help lacks \(expected)")
         }
         // Any key closes it, bound or not, and does nothing else.
@@ -499,7 +507,7 @@ final class OptionsLog: @unchecked Sendable {
     @Test func aCopyShownForAUsedUpRateLimitSaysUntilWhen() async {
         let reset = Self.now.addingTimeInterval(25 * 60)
         var browser = Self.browser(RecordingScreen(service: RedditService.name), rateLimitedUntil: reset)
-        let effects = browser.update(Self.answer("list", .loaded(Self.metadata(source: .cache, stale: true, age: 60, errorCode: ErrorCode(.request, 1003)))))
+        let effects = browser.update(Self.answer("list", Self.served(insteadOf: .rateLimited(RateLimitFailure(service: RedditService.name, origin: "https://www.reddit.com", resetAt: reset)), age: 60)))
         #expect(Self.tasks(effects) == ["rate limit"])
         let scheduled = await Self.run(effects, on: &browser)
         guard scheduled.count == 1, case .after(let wait, .rateLimitEnded) = scheduled[0] else { Issue.record("\(scheduled)"); return }

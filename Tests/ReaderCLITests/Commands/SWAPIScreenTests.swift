@@ -92,7 +92,7 @@ import TestSupport
         _ = screen.handle(.answer(id: "count:people", Self.loaded(people.count)), in: Self.large)
         let films = try Self.decode(SWAPIPage<Film>.self, "swapi/films.json")
         _ = screen.handle(.answer(id: "count:films", Self.loaded(films.count)), in: Self.large)
-        let notCached = BrowseFailure(message: "not in the cache", code: "C1001", notCached: true)
+        let notCached = BrowseFailure(.cache(CacheFailure(.notCached, path: "cache.sqlite", detail: "")))
         _ = screen.handle(.answer(id: "count:vehicles", ScreenAnswer(LoadResult<Int>.failed(notCached))), in: Self.large)
         #expect(Self.text(screen, Self.large) == """
             COLLECTION  COUNT
@@ -359,7 +359,7 @@ import TestSupport
 
     @Test func aResourceNotLoadedHasNothingToShowSoTheBrowserShowsTheFailure() {
         var screen = SWAPIDetailScreen<Vehicle>(id: 30, swapi: Self.swapi)
-        let failure = BrowseFailure(message: "not in the cache", code: "C1001", notCached: true)
+        let failure = BrowseFailure(.cache(CacheFailure(.notCached, path: "cache.sqlite", detail: "")))
         #expect(screen.handle(.answer(id: "resource", ScreenAnswer(LoadResult<Vehicle>.failed(failure))), in: Self.small).isEmpty)
         #expect(!screen.hasContent)
         #expect(Self.describe(screen.handle(.refresh, in: Self.small)) == ["load resource refresh"])

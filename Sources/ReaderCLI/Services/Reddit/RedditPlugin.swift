@@ -112,33 +112,6 @@ struct RedditPlugin: ServicePlugin {
                        })
     }
 
-    /// `reader browse` of a post (`t3_2xmo63`, its URL), of a subreddit (`python`, `r/python`, `r/a+b`), of a user (`u/spez`), of
-    /// the config file's first subreddit, else of the front page: the post list, loaded as `reader posts` loads it
-    /// (the same endpoint, limit and sort), so that a `reader sync` fills its cache.
-    var browse: BrowseCapability? {
-        BrowseCapability(takesUnnamedTargets: true) { (target, settings) throws(ReaderError) -> BrowseProgram in
-            let filter = Self.postFilter(settings)
-            // A post by its fullname or URL, as `reader comments` takes it: opened directly.
-            if let target, let post = try RedditBrowsing.post(in: target) {
-                return BrowseProgram { context in PostScreen(postID: post, reddit: RedditBrowsing(client: context.client, filter: filter)) }
-            }
-            if let target, let user = ["u/", "/u/", "user/", "/user/"].first(where: { target.lowercased().hasPrefix($0) }) {
-                let name = try Reddit.validatedUser(String(target.dropFirst(user.count)))
-                return BrowseProgram { context in
-                    PostListScreen(.user(name), reddit: RedditBrowsing(client: context.client, filter: filter))
-                }
-            }
-            let subreddit = try (target ?? settings.list("reddit.subreddits").first).map { (name) throws(ReaderError) in
-                try Reddit.validatedSubreddit(name)
-            }
-            // Posts of a subreddit asked for by name are never hidden by subreddit, as in `reader posts`.
-            let requested = Set(subreddit?.split(separator: "+").map(String.init) ?? [])
-            return BrowseProgram { context in
-                PostListScreen(.subreddit(subreddit), reddit: RedditBrowsing(client: context.client, filter: filter, requested: requested))
-            }
-        }
-    }
-
     var detourDescription: String? { "read through its Atom feeds (no scores, comment counts or nesting)" }
 
     var credential: CredentialWording? {

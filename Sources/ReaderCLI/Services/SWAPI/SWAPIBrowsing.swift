@@ -121,6 +121,8 @@ package struct SWAPIBrowsing: Sendable {
                 whole.value.results = pages.flatMap(\.value.results)
                 whole.value.next = nil
                 whole.metadata = metadata
+                // The error any page was served in place of: the combined code is the first one's.
+                whole.servedInsteadOf = pages.lazy.compactMap(\.servedInsteadOf).first
                 return whole
             }
         }
@@ -147,6 +149,20 @@ package struct SWAPIBrowsing: Sendable {
     }
 
     private static func noClient<Value: Sendable>(_ type: Value.Type) -> ScreenAnswer {
-        ScreenAnswer(LoadResult<Value>.failed(BrowseFailure(message: "no client", code: "B1001")))
+        ScreenAnswer(LoadResult<Value>.failed(BrowseFailure(.bug("no client"))))
+    }
+}
+
+extension SWAPIPlugin {
+    /// `reader browse swapi`: the six collections with their counts; `swapi/people`: that
+    /// collection's table; `swapi/people/1`: that resource. Each loads what the commands load
+    /// (``SWAPIBrowsing``), so that `reader sync swapi` fills the cache browsing reads.
+    var browse: BrowseCapability? {
+        BrowseCapability(
+            targets: "swapi, swapi/COLLECTION (swapi/people), swapi/COLLECTION/ID", goTo: "swapi", examples: ["swapi", "swapi/people"]
+        ) { (target, _) throws(ReaderError) -> BrowseProgram in
+            let target = try SWAPIBrowsing.Target(target)
+            return BrowseProgram { context in SWAPIBrowsing.screen(for: target, browsing: SWAPIBrowsing(client: context.client)) }
+        }
     }
 }

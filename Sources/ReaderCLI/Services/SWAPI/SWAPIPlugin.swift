@@ -34,16 +34,6 @@ struct SWAPIPlugin: ServicePlugin {
         [Reader.Films.self, Reader.People.self, Reader.Planets.self, Reader.Species.self, Reader.Starships.self, Reader.Vehicles.self]
     }
 
-    /// `reader browse swapi`: the six collections with their counts; `swapi/people`: that
-    /// collection's table; `swapi/people/1`: that resource. Each loads what the commands load
-    /// (``SWAPIBrowsing``), so that `reader sync swapi` fills the cache browsing reads.
-    var browse: BrowseCapability? {
-        BrowseCapability(takesUnnamedTargets: false) { (target, _) throws(ReaderError) -> BrowseProgram in
-            let target = try SWAPIBrowsing.Target(target)
-            return BrowseProgram { context in SWAPIBrowsing.screen(for: target, browsing: SWAPIBrowsing(client: context.client)) }
-        }
-    }
-
     var sync: SyncCapability? {
         SyncCapability(usage: "swapi", description: "swapi", summary: "all of SWAPI",
                        explanation: "'swapi' reads every page and every resource of the six collections; afterwards every SWAPI command works with --offline.",

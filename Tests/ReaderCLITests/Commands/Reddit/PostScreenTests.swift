@@ -147,7 +147,7 @@ import TestSupport
 
             """)
         // Offline and not cached: still nothing to show, so the browser's banner says why.
-        let failure = BrowseFailure(message: "not in the cache", code: "C1001", notCached: true)
+        let failure = BrowseFailure(.cache(CacheFailure(.notCached, path: "cache.sqlite", detail: "")))
         let failed = screen.handle(.answer(id: "comments", ScreenAnswer(LoadResult<RedditCommentPage>.failed(failure))),
                                    in: Self.layout(40, 10))
         #expect(Self.names(failed).isEmpty)

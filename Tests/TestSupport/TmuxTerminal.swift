@@ -1,37 +1,39 @@
 import Foundation
 import TestSupport
 
-/// A real terminal for the end-to-end tests of `reader browse`: a tmux server of the test's own
-/// (its socket in the test's folder), one window of a given size, running `reader` in a shell
-/// script that records the terminal's modes (`stty -g`) before and after, `reader`'s process id
-/// and its exit status. Keys go in with `send-keys`; the screen comes back with `capture-pane`.
+/// A real terminal for the end-to-end tests of `reader browse` (and of a plug-in's `reader`): a
+/// tmux server of the test's own (its socket in the test's folder), one window of a given size,
+/// running the program in a shell script that records the terminal's modes (`stty -g`) before and
+/// after, the program's process id and its exit status. Keys go in with `send-keys`; the screen comes back with `capture-pane`.
 /// Waiting is on the screen's content or a file, up to a generous bound, never a fixed sleep.
-final class TmuxTerminal: @unchecked Sendable {
-    let folder: URL
+public final class TmuxTerminal: @unchecked Sendable {
+    /// The test's folder: the scripts, the socket and the files they write.
+    public let folder: URL
     private let socket: String
 
-    /// Kept: its folder (the scripts, the socket, the files they write) lives as long as it does.
-    private let reader: ReaderProcess
+    /// Kept: what owns the folder (the scripts, the socket, the files they write) lives as long as this does.
+    private let owner: Any?
 
-    private init(reader: ReaderProcess) {
-        self.reader = reader
-        folder = reader.folder
+    private init(folder: URL, owner: Any?) {
+        self.owner = owner
+        self.folder = folder
         socket = folder.appendingPathComponent("tmux.socket").path
     }
 
-    /// Starts `reader ARGUMENTS` with `reader`'s environment (and `TERM`, `screen` unless given)
-    /// in a window of `columns` × `rows`.
-    /// - Parameter jobControl: run it as a shell with job control runs a job: when it stops, its
-    ///   status goes to the file `stopped` and the modes then to `during`, and `fg` continues it.
-    static func start(_ reader: ReaderProcess, columns: Int, rows: Int, arguments: [String], term: String = "screen",
-                      jobControl: Bool = false) async throws -> TmuxTerminal {
-        let terminal = TmuxTerminal(reader: reader)
-        let folder = reader.folder
-        var environment = reader.environment
+    /// Starts `executable ARGUMENTS` with `environment` only (and `TERM`, `screen` unless given)
+    /// in a window of `columns` × `rows`, in `folder`.
+    /// - Parameters:
+    ///   - owner: what keeps `folder` (a temporary folder removed with it), kept as long as the terminal.
+    ///   - jobControl: run it as a shell with job control runs a job: when it stops, its status
+    ///     goes to the file `stopped` and the modes then to `during`, and `fg` continues it.
+    public static func start(_ executable: URL, folder: URL, environment: [String: String], owner: Any?, columns: Int, rows: Int,
+                             arguments: [String], term: String = "screen", jobControl: Bool = false) async throws -> TmuxTerminal {
+        let terminal = TmuxTerminal(folder: folder, owner: owner)
+        var environment = environment
         environment["TERM"] = term
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }.joined(separator: " ")
-        let command = ([ReaderProcess.executable.path] + arguments).map(Self.quoted).joined(separator: " ")
-        // reader.sh becomes reader (exec): its process id is reader's.
+        let command = ([executable.path] + arguments).map(Self.quoted).joined(separator: " ")
+        // reader.sh becomes the program (exec): its process id is the program's.
         let readerScript = """
             echo $$ > pid
             exec env -i \(assignments) \(command)
@@ -59,25 +61,25 @@ final class TmuxTerminal: @unchecked Sendable {
     }
 
     /// The screen as text, one line a row.
-    func screen() async throws -> String { try await tmux(["capture-pane", "-p", "-t", "t"]) }
+    public func screen() async throws -> String { try await tmux(["capture-pane", "-p", "-t", "t"]) }
 
     /// The screen with its styles as escape sequences (`ESC [ 7 m` for reverse video).
-    func styledScreen() async throws -> String { try await tmux(["capture-pane", "-p", "-e", "-t", "t"]) }
+    public func styledScreen() async throws -> String { try await tmux(["capture-pane", "-p", "-e", "-t", "t"]) }
 
     /// A tmux format's value for the pane, such as `#{alternate_on}`.
-    func pane(_ format: String) async throws -> String {
+    public func pane(_ format: String) async throws -> String {
         try await tmux(["display-message", "-p", "-t", "t", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func press(_ keys: String...) async throws { try await tmux(["send-keys", "-t", "t"] + keys) }
+    public func press(_ keys: String...) async throws { try await tmux(["send-keys", "-t", "t"] + keys) }
 
-    func resize(columns: Int, rows: Int) async throws {
+    public func resize(columns: Int, rows: Int) async throws {
         try await tmux(["resize-window", "-t", "t", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     /// Waits until `satisfied` holds for the screen (`styled`: with its styles), up to 30
     /// seconds; the last screen, and whether it did.
-    func waitForScreen(styled: Bool = false, _ satisfied: (String) -> Bool) async throws -> (screen: String, ok: Bool) {
+    public func waitForScreen(styled: Bool = false, _ satisfied: (String) -> Bool) async throws -> (screen: String, ok: Bool) {
         var shown = ""
         let ok = try await waitUntil {
             shown = styled ? try await styledScreen() : try await screen()
@@ -86,12 +88,12 @@ final class TmuxTerminal: @unchecked Sendable {
         return (shown, ok)
     }
 
-    func waitForScreen(containing text: String) async throws -> (screen: String, ok: Bool) {
+    public func waitForScreen(containing text: String) async throws -> (screen: String, ok: Bool) {
         try await waitForScreen { $0.contains(text) }
     }
 
     /// Waits for the script's file `name` (`status`, `pid`, `after`), up to 30 seconds; its text.
-    func waitForFile(_ name: String) async throws -> String? {
+    public func waitForFile(_ name: String) async throws -> String? {
         let url = folder.appendingPathComponent(name)
         var text: String?
         guard await waitUntil({ text = try? String(contentsOf: url, encoding: .utf8); return text?.isEmpty == false }) else { return nil }
@@ -99,7 +101,7 @@ final class TmuxTerminal: @unchecked Sendable {
     }
 
     /// The modes before `reader` started and after it ended, as `stty -g` printed them.
-    func modesBeforeAndAfter() async throws -> (before: String?, after: String?) {
+    public func modesBeforeAndAfter() async throws -> (before: String?, after: String?) {
         (try await waitForFile("before"), try await waitForFile("after"))
     }
 

@@ -1,31 +1,31 @@
 import Foundation
+import ReaderCLI
 import ReaderKit
 import ReaderTerminal
 
-/// `reader browse` measured in the process, for bench/run (`ReaderBrowseBench`): a ``Browser`` on
-/// a screen holding synthetic data, keys pressed one by one, and what each cost — the time from
-/// the key to its finished frame (`update`, `view`, ``FrameRenderer/bytes(for:after:colour:)``),
-/// the bytes written and the cells that changed. No client: nothing is loaded, and the work the
-/// screens ask for is not run. Not an API.
-package enum BrowseMeasurements {
+/// `reader browse` measured in the process, for bench/run: the browser on a screen holding
+/// synthetic data (``BrowseBenchSession``, the app's hook), keys pressed one by one, and what each
+/// cost — the time from the key to its finished frame (`update`, `view`,
+/// ``FrameRenderer/bytes(for:after:colour:)``), the bytes written and the cells that changed.
+enum BrowseMeasurements {
     /// What a scroll cost, key by key.
-    package struct Scroll: Sendable {
+    struct Scroll: Sendable {
         /// From the answer's message to its finished frame (the first frame with the data).
-        package var answerNanoseconds: Int
+        var answerNanoseconds: Int
         /// Each key, in order: `update`, `view` and the renderer's bytes, in nanoseconds.
-        package var keyNanoseconds: [Int] = []
+        var keyNanoseconds: [Int] = []
         /// Each key's bytes written (UTF-8).
-        package var bytes: [Int] = []
+        var bytes: [Int] = []
         /// Each key's cells that differ from the frame before.
-        package var changedCells: [Int] = []
+        var changedCells: [Int] = []
         /// How many keys were `↓` (the rest, after them, `↑`).
-        package var downs = 0
+        var downs = 0
         /// The screen with the data, as text, before the first key.
-        package var firstScreen = ""
+        var firstScreen = ""
     }
 
     /// What the first screen holds.
-    package enum Subject: Sendable {
+    enum Subject: Sendable {
         /// `r/bench`'s post list of `posts` posts, loaded as one answer.
         case postList(posts: Int)
         /// A post and its comments: a ``syntheticThread(comments:)`` page (its JSON).
@@ -34,41 +34,27 @@ package enum BrowseMeasurements {
 
     /// Shows `subject` at `size`, then presses `↓` until the frame stops changing (or
     /// `maximumKeys`), then `↑` as many times.
-    package static func scroll(_ subject: Subject, size: TerminalSize, colour: Bool, maximumKeys: Int = 100_000) throws -> Scroll {
+    static func scroll(_ subject: Subject, size: TerminalSize, colour: Bool, maximumKeys: Int = 100_000) throws -> Scroll {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
-        let environment = Browser.Environment(
-            loadOptions: { LoadOptions(cacheMode: .offline) },
-            resolve: { (_) throws(ReaderError) in throw ReaderError.invalidArgument("not in a measurement") },
-            browserCommand: nil,
-            openURL: { _ in nil })
-        let reddit = RedditBrowsing()
         let metadata = try ReaderJSON.makeDecoder().decode(LoadMetadata.self, from: Data("""
             {"source": "cache", "stale": false, "fetched_at": \(now.timeIntervalSince1970 - 60), "age_seconds": 60,
              "url": "https://www.reddit.com/r/bench/hot.json"}
             """.utf8))
-        let first: any BrowseScreen
-        let answer: Browser.Message
+        let session: BrowseBenchSession.Subject
         switch subject {
         case .postList(let count):
             let posts = (0..<count).map { syntheticPost($0, now: now) }
-            first = PostListScreen(.subreddit("bench"), reddit: reddit)
-            let listing = RedditListing(after: nil, children: posts.map { .post($0) })
-            answer = .answer(screen: 0, id: "list", .foreground(probe: false),
-                             ScreenAnswer(LoadResult<RedditListing>.loaded(listing, metadata), report: .loaded(metadata)))
+            session = .postList(RedditListing(after: nil, children: posts.map { .post($0) }))
         case .thread(let json):
-            let page = try ReaderJSON.makeDecoder().decode(RedditCommentPage.self, from: json)
-            first = PostScreen(post: page.post, reddit: reddit)
-            answer = .answer(screen: 0, id: "comments", .foreground(probe: false),
-                             ScreenAnswer(LoadResult<RedditCommentPage>.loaded(page, metadata), report: .loaded(metadata)))
+            session = .thread(try ReaderJSON.makeDecoder().decode(RedditCommentPage.self, from: json))
         }
-        var browser = Browser(first: first, environment: environment, size: size, now: now)
-        _ = browser.start()
+        var browser = BrowseBenchSession(session, metadata: metadata, size: size, now: now)
         var shown = browser.view(size: size)
         _ = FrameRenderer.bytes(for: shown, after: nil, colour: colour)
 
         let clock = ContinuousClock()
         let answered = clock.now
-        _ = browser.update(.message(answer))
+        browser.deliver()
         var frame = browser.view(size: size)
         _ = FrameRenderer.bytes(for: frame, after: shown, colour: colour)
         var scroll = Scroll(answerNanoseconds: nanoseconds(clock.now - answered), firstScreen: frame.text)
@@ -76,7 +62,7 @@ package enum BrowseMeasurements {
 
         func press(_ key: Key) -> Bool {
             let start = clock.now
-            _ = browser.update(.key(key))
+            browser.press(key)
             frame = browser.view(size: size)
             let bytes = FrameRenderer.bytes(for: frame, after: shown, colour: colour)
             scroll.keyNanoseconds.append(nanoseconds(clock.now - start))
@@ -97,7 +83,7 @@ package enum BrowseMeasurements {
     }
 
     /// The cells of `new` that differ from `old`'s, compared one by one.
-    package static func changedCells(from old: Grid, to new: Grid) -> Int {
+    static func changedCells(from old: Grid, to new: Grid) -> Int {
         var count = 0
         for y in 0..<new.size.rows {
             for x in 0..<new.size.columns where old[x: x, y: y] != new[x: x, y: y] { count += 1 }
@@ -120,7 +106,7 @@ package enum BrowseMeasurements {
     /// a few paragraphs (some with a link or a code block), and the fields Reddit sends beside
     /// those reader reads (`body_html`, `parent_id`, `permalink`…), so that the page weighs
     /// about what a real one does. The same for the same arguments.
-    package static func syntheticThread(comments: Int, post id: String = "bench5k") throws -> Data {
+    static func syntheticThread(comments: Int, post id: String = "bench5k") throws -> Data {
         let created = 1_789_990_000.0
         var random = Random(seed: 5_000)
         // The depth of each comment in order: each reply's parent is the last comment one level up.
