@@ -39,19 +39,22 @@ extension Browser {
     }
 
     /// The keys every screen shares, grouped, for the help screen.
-    var sharedKeys: [(group: String, keys: [KeyHelp])] { [
+    var sharedKeys: [(group: String, keys: [KeyHelp])] { Self.sharedKeys(places: environment.places) }
+
+    /// The keys every screen shares, grouped, for the help screen and the man page; `s` goes to `places`.
+    static func sharedKeys(places: [String]) -> [(group: String, keys: [KeyHelp])] { [
         ("Move", [KeyHelp("j ↓  k ↑", "down, up"), KeyHelp("g Home  G End", "first, last"),
                   KeyHelp("PgDn ^d  PgUp ^u", "a page down, up")]),
         ("Open and go back", [KeyHelp("Enter l →", "open"), KeyHelp("Esc h ←", "back"),
                               KeyHelp("q", "back; quit from the first screen"), KeyHelp("^c", "quit"),
                               KeyHelp("^z", "suspend; fg comes back")]),
-        ("Anywhere", [KeyHelp("r", "refresh from the network"), KeyHelp("s", "go to" + placesToGo),
+        ("Anywhere", [KeyHelp("r", "refresh from the network"), KeyHelp("s", "go to" + placesToGo(places)),
                       KeyHelp("/", "filter the list (Esc clears)"), KeyHelp("?", "this help; any key closes it")]),
     ] }
 
     /// Where `s` goes, as the services name their targets: ` (subreddit, r/a+b, swapi)`.
-    var placesToGo: String {
-        environment.places.isEmpty ? "" : " (" + environment.places.joined(separator: ", ") + ")"
+    static func placesToGo(_ places: [String]) -> String {
+        places.isEmpty ? "" : " (" + places.joined(separator: ", ") + ")"
     }
 
     /// What `/` says on a screen that is no list, and the help there.
@@ -122,7 +125,7 @@ extension Browser {
         let width = grid.size.columns
         if let prompt {
             let (label, text) = switch prompt {
-            case .target(let text): ("go to\(placesToGo): ", text)
+            case .target(let text): ("go to\(Self.placesToGo(environment.places)): ", text)
             case .filter(let text): ("/", text)
             }
             let room = max(1, width - TerminalText.width(label) - 1)

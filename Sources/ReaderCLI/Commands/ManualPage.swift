@@ -90,7 +90,7 @@ enum ManualPage {
         page += [".SH BROWSE KEYS",
                  "The keys every screen of 'reader browse' shares. Each screen adds its own (a post list's sort and search, "
                     + "a post's folding, opening a link), and ? lists them all, with the background failures so far."]
-        for group in Browser.sharedKeys {
+        for group in Browser.sharedKeys(places: Reader.Browse.browsable.map(\.browse.goTo)) {
             page += [".SS \(escape(group.group))"]
             for key in group.keys { page += [".TP", ".B \(escape(key.keys))", escape(key.action)] }
         }
