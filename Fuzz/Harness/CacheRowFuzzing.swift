@@ -20,7 +20,7 @@ public enum CacheRowFuzzing {
     /// - Returns: for an entry row, what reading it back as a films page came to (`ok`, `none`,
     ///   or a code such as `C1006`); nil for a rate-limit row or an empty input.
     @discardableResult
-    public static func run(_ input: some Collection<UInt8>) -> WholePathFuzzing.Outcome? {
+    public static func run(_ input: some Collection<UInt8>) async -> WholePathFuzzing.Outcome? {
         var reader = ValueReader(bytes: Array(input))
         guard let cache = WholePathFuzzing.cache, let selector = reader.byte() else { return nil }
         var outcome: WholePathFuzzing.Outcome?
@@ -31,29 +31,29 @@ public enum CacheRowFuzzing {
             if selector & 2 == 0 { values[0] = .text(key) }
             if selector & 4 == 0 { values[1] = .text(selector & 8 == 0 ? "swapi" : "reddit") }
             try? cache.replaceRawRow(in: "response", columns: entryColumns, values: values)
-            outcome = WholePathFuzzing.readBack(SWAPIPage<Film>.self, key: key, from: cache, render: WholePathFuzzing.renderList)
-            WholePathFuzzing.readBack(Person.self, key: key, from: cache, render: WholePathFuzzing.renderDetail)
-            WholePathFuzzing.readBack(RedditListing.self, key: key, from: cache, render: WholePathFuzzing.renderListing)
-            WholePathFuzzing.readBack(RedditCommentPage.self, key: key, from: cache, render: WholePathFuzzing.renderComments)
+            outcome = await WholePathFuzzing.readBack(SWAPIPage<Film>.self, key: key, from: cache, render: WholePathFuzzing.renderList)
+            await WholePathFuzzing.readBack(Person.self, key: key, from: cache, render: WholePathFuzzing.renderDetail)
+            await WholePathFuzzing.readBack(RedditListing.self, key: key, from: cache, render: WholePathFuzzing.renderListing)
+            await WholePathFuzzing.readBack(RedditCommentPage.self, key: key, from: cache, render: WholePathFuzzing.renderComments)
         } else {
             var values = rateLimitColumns.map { _ in reader.value() }
             if selector & 2 == 0 { values[0] = .text("http://127.0.0.1") }
             if selector & 4 == 0 { values[1] = .text("reddit") }
             try? cache.replaceRawRow(in: "rateLimit", columns: rateLimitColumns, values: values)
-            if let limits = try? cache.rateLimits() {
+            if let limits = try? await cache.rateLimits() {
                 for limit in limits {
                     _ = limit.waitBeforeNextRequest(at: now, window: .seconds(600)).map { Duration.seconds($0) }
                     _ = limit.lockedOutUntil(at: now, window: .seconds(600)).map { RelativeAge.describe(moment: $0, from: now) }
                 }
             }
-            _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", service: RedditService.name)
+            _ = try? await cache.rateLimit(forOrigin: "http://127.0.0.1", service: RedditService.name)
         }
-        if let statistics = try? cache.statistics() {
+        if let statistics = try? await cache.statistics() {
             _ = Reader.Cache.Stats.render(statistics, now: now)
             _ = try? ReaderJSON.makeEncoder().encode(statistics)
         }
-        if selector & 16 != 0 { _ = try? cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
-        if selector & 32 != 0 { _ = try? cache.clear() }
+        if selector & 16 != 0 { _ = try? await cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
+        if selector & 32 != 0 { _ = try? await cache.clear() }
         AnswerFuzzing.readTokenFile(input, in: WholePathFuzzing.folder)
         return outcome
     }

@@ -24,6 +24,18 @@ public enum WholePathFuzzing {
         return path
     }()
 
+    /// Runs `body` to its end from libFuzzer's synchronous callback, as the cache's API is `async`.
+    /// Only from libFuzzer's own thread: called from Swift concurrency it would block a thread
+    /// the task may need.
+    public static func waiting(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            done.signal()
+        }
+        done.wait()
+    }
+
     /// The cache the fuzzer stores into and reads back from: a real file, as `reader` uses it.
     static let cache: ResponseCache? = try? ResponseCache.open(path: folder + "/cache.sqlite")
 
@@ -35,10 +47,10 @@ public enum WholePathFuzzing {
     /// Runs one input (the format of ``AnswerFuzzing/run(_:)``) through every endpoint type.
     /// - Returns: the outcome for each endpoint type, by the type's name.
     @discardableResult
-    public static func run(_ input: some Collection<UInt8>) -> [String: Outcome] {
+    public static func run(_ input: some Collection<UInt8>) async -> [String: Outcome] {
         AnswerFuzzing.run(input)
         guard let (response, _) = AnswerFuzzing.answer(input) else { return [:] }
-        return [
+        return await [
             "films": through(SWAPIPage<Film>.self, response, service: SWAPIService(), render: renderList),
             "people": through(SWAPIPage<Person>.self, response, service: SWAPIService(), render: renderList),
             "planets": through(SWAPIPage<Planet>.self, response, service: SWAPIService(), render: renderList),
@@ -59,7 +71,7 @@ public enum WholePathFuzzing {
     /// Decodes `response` as `type` as a load does, stores it, reads it back and renders it; or
     /// decides on and presents the failure.
     static func through<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, service: any Service,
-                                          render: (Value, Data) -> Void) -> Outcome {
+                                          render: (Value, Data) -> Void) async -> Outcome {
         let url = "http://127.0.0.1/fuzz/\(Value.self)"
         do throws(ReaderError) {
             let value = try ResponseValidator.decode(type, from: response, url: url, now: now, service: service)
@@ -69,7 +81,7 @@ public enum WholePathFuzzing {
                                    lastModified: response.headers["Last-Modified"], cacheControl: response.headers["Cache-Control"],
                                    fetchedAt: now)
             guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return "ok" }
-            return readBack(type, key: url, from: cache, afterStoring: entry, render: render)
+            return await readBack(type, key: url, from: cache, afterStoring: entry, render: render)
         } catch {
             present(error.answered(by: service))
             return error.code.description
@@ -82,10 +94,10 @@ public enum WholePathFuzzing {
     ///   cache failure's code (`C1006` for a damaged row).
     @discardableResult
     static func readBack<Value: Decodable>(_ type: Value.Type, key: String, from cache: ResponseCache,
-                                           afterStoring entry: CacheEntry? = nil, render: (Value, Data) -> Void) -> Outcome {
+                                           afterStoring entry: CacheEntry? = nil, render: (Value, Data) -> Void) async -> Outcome {
         do throws(CacheFailure) {
-            if let entry { try cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
-            guard let stored = try cache.entry(forKey: key) else { return "none" }
+            if let entry { try await cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
+            guard let stored = try await cache.entry(forKey: key) else { return "none" }
             let freshness = FreshnessPolicy.default
             let rule = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
             _ = (freshness.isFresh(stored, rule: rule, at: now), freshness.history.mayShow(stored, at: now), freshness.lifetime(of: stored, rule: rule))
