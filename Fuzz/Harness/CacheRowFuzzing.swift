@@ -20,7 +20,7 @@ public enum CacheRowFuzzing {
     /// - Returns: for an entry row, what reading it back as the first service's first answer came to (`ok`, `none`,
     ///   or a code such as `C1006`); nil for a rate-limit row or an empty input.
     @discardableResult
-    public static func run(_ input: some Collection<UInt8>) -> WholePathFuzzing.Outcome? {
+    public static func run(_ input: some Collection<UInt8>) async -> WholePathFuzzing.Outcome? {
         var reader = ValueReader(bytes: Array(input))
         guard let cache = WholePathFuzzing.cache, let selector = reader.byte() else { return nil }
         var outcome: WholePathFuzzing.Outcome?
@@ -35,7 +35,7 @@ public enum CacheRowFuzzing {
             for (_, answers) in WholePathFuzzing.services {
                 for answer in answers {
                     guard case .decoded(nil, _, let readStored) = answer.reading else { continue }
-                    let read = WholePathFuzzing.readBack(key: key, from: cache, readStored: readStored)
+                    let read = await WholePathFuzzing.readBack(key: key, from: cache, readStored: readStored)
                     if outcome == nil { outcome = read }
                 }
             }
@@ -44,15 +44,15 @@ public enum CacheRowFuzzing {
             if selector & 2 == 0 { values[0] = .text("http://127.0.0.1") }
             if selector & 4 == 0, let name = WholePathFuzzing.services.last?.service.name { values[1] = .text(name.rawValue) }
             try? cache.replaceRawRow(in: "rateLimit", columns: rateLimitColumns, values: values)
-            if let limits = try? cache.rateLimits() {
+            if let limits = try? await cache.rateLimits() {
                 for limit in limits {
                     _ = limit.waitBeforeNextRequest(at: now, window: .seconds(600)).map { Duration.seconds($0) }
                     _ = limit.lockedOutUntil(at: now, window: .seconds(600)).map { RelativeAge.describe(moment: $0, from: now) }
                 }
             }
-            for (service, _) in WholePathFuzzing.services { _ = try? cache.rateLimit(forOrigin: "http://127.0.0.1", service: service.name) }
+            for (service, _) in WholePathFuzzing.services { _ = try? await cache.rateLimit(forOrigin: "http://127.0.0.1", service: service.name) }
         }
-        if let statistics = try? cache.statistics() {
+        if let statistics = try? await cache.statistics() {
             _ = Reader.Cache.Stats.render(statistics, now: now)
             _ = try? ReaderJSON.makeEncoder().encode(statistics)
         }

@@ -24,6 +24,18 @@ public enum WholePathFuzzing {
         return path
     }()
 
+    /// Runs `body` to its end from libFuzzer's synchronous callback, as the cache's API is `async`.
+    /// Only from libFuzzer's own thread: called from Swift concurrency it would block a thread
+    /// the task may need.
+    public static func waiting(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            done.signal()
+        }
+        done.wait()
+    }
+
     /// The cache the fuzzer stores into and reads back from: a real file, as `reader` uses it.
     static let cache: ResponseCache? = try? ResponseCache.open(path: folder + "/cache.sqlite")
 
@@ -45,14 +57,14 @@ public enum WholePathFuzzing {
     /// that an endpoint decodes from the body as it came.
     /// - Returns: the outcome for each such answer, by its name (`films`, `posts`).
     @discardableResult
-    public static func run(_ input: some Collection<UInt8>) -> [String: Outcome] {
+    public static func run(_ input: some Collection<UInt8>) async -> [String: Outcome] {
         AnswerFuzzing.run(input)
         guard let (response, _) = AnswerFuzzing.answer(input) else { return [:] }
         var outcomes: [String: Outcome] = [:]
         for (service, answers) in services {
             for answer in answers {
                 guard case .decoded(nil, let read, let readStored) = answer.reading else { continue }
-                outcomes[answer.name] = through(response, service: service, read: read, readStored: readStored)
+                outcomes[answer.name] = await through(response, service: service, read: read, readStored: readStored)
             }
         }
         return outcomes
@@ -62,7 +74,7 @@ public enum WholePathFuzzing {
     /// or decides on and presents the failure.
     static func through(_ response: HTTPResponse, service: any Service,
                         read: (HTTPResponse, String, any Service, [ServiceAnswer.Showing]) throws(ReaderError) -> Void,
-                        readStored: @escaping (Data, [ServiceAnswer.Showing]) -> Bool) -> Outcome {
+                        readStored: @escaping (Data, [ServiceAnswer.Showing]) -> Bool) async -> Outcome {
         let url = "http://127.0.0.1/fuzz/\(service.name)"
         do throws(ReaderError) {
             try read(response, url, service, showings)
@@ -72,7 +84,7 @@ public enum WholePathFuzzing {
                                    lastModified: response.headers["Last-Modified"], cacheControl: response.headers["Cache-Control"],
                                    fetchedAt: now)
             guard FreshnessPolicy.mayStore(cacheControl: entry.cacheControl), let cache else { return "ok" }
-            return readBack(key: url, from: cache, afterStoring: entry, readStored: readStored)
+            return await readBack(key: url, from: cache, afterStoring: entry, readStored: readStored)
         } catch {
             present(error.answered(by: service))
             return error.code.description
@@ -85,10 +97,10 @@ public enum WholePathFuzzing {
     ///   cache failure's code (`C1006` for a damaged row).
     @discardableResult
     static func readBack(key: String, from cache: ResponseCache, afterStoring entry: CacheEntry? = nil,
-                         readStored: (Data, [ServiceAnswer.Showing]) -> Bool) -> Outcome {
+                         readStored: (Data, [ServiceAnswer.Showing]) -> Bool) async -> Outcome {
         do throws(CacheFailure) {
-            if let entry { try cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
-            guard let stored = try cache.entry(forKey: key) else { return "none" }
+            if let entry { try await cache.store(entry, sizeLimit: 4 * 1024 * 1024) }
+            guard let stored = try await cache.entry(forKey: key) else { return "none" }
             let freshness = FreshnessPolicy.default
             let rule = FreshnessPolicy.Rule(defaultLifetime: .seconds(60), minimumLifetime: .seconds(60))
             _ = (freshness.isFresh(stored, rule: rule, at: now), freshness.history.mayShow(stored, at: now), freshness.lifetime(of: stored, rule: rule))

@@ -4,6 +4,7 @@ import ReaderFuzzing
 // into a real cache file and read back through everything that reads them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func readerCacheFuzzTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    CacheRowFuzzing.run(UnsafeRawBufferPointer(start: start, count: count))
+    let input = Array(UnsafeRawBufferPointer(start: start, count: count))
+    WholePathFuzzing.waiting { await CacheRowFuzzing.run(input) }
     return 0
 }

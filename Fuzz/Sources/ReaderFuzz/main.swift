@@ -5,6 +5,7 @@ import ReaderFuzzing
 // pipeline, the decision, the cache and every renderer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func readerFuzzTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    WholePathFuzzing.run(UnsafeRawBufferPointer(start: start, count: count))
+    let input = Array(UnsafeRawBufferPointer(start: start, count: count))
+    WholePathFuzzing.waiting { await WholePathFuzzing.run(input) }
     return 0
 }

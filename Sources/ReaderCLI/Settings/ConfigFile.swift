@@ -90,42 +90,28 @@ public struct ConfigFile: Sendable, Equatable {
     ///   regular file, is larger than ``maximumSize`` or not UTF-8 text, or when ``parse(_:path:isPrivate:settings:)`` fails.
     public static func read(atPath path: String, settings: [ServiceSetting]) throws(ReaderError) -> ConfigFile? {
         let shown = TerminalText.sanitise(path, maxLength: 300)
-        // Non-blocking, so that a FIFO put in its place cannot make reader wait.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            let number = errno
-            if number == ENOENT || number == ENOTDIR { return nil }
-            throw .invalidConfiguration("\(shown): cannot be read: \(String(cString: strerror(number)))")
+        let file: UntrustedFile
+        do {
+            file = try UntrustedFile.open(path)
+        } catch {
+            if error.isMissing { return nil }
+            throw .invalidConfiguration("\(shown): cannot be read: \(error)")
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .invalidConfiguration("\(shown): is not a regular file")
+        guard file.status.kind == .regularFile else { throw .invalidConfiguration("\(shown): is not a regular file") }
+        let tooLarge = ReaderError.invalidConfiguration("\(shown): is larger than \(maximumSize / 1024) KB, which no config file needs")
+        guard file.status.size <= maximumSize else { throw tooLarge }
+        let read: [UInt8]?
+        do { read = try file.readAll(atMost: maximumSize) } catch {
+            throw .invalidConfiguration("\(shown): cannot be read: \(error)")
         }
-        guard status.st_size <= off_t(maximumSize) else {
-            throw .invalidConfiguration("\(shown): is larger than \(maximumSize / 1024) KB, which no config file needs")
-        }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count <= maximumSize {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else {
-                throw .invalidConfiguration("\(shown): cannot be read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
-        // It may have grown since fstat.
-        guard bytes.count <= maximumSize else {
-            throw .invalidConfiguration("\(shown): is larger than \(maximumSize / 1024) KB, which no config file needs")
-        }
+        // It may have grown since it was opened.
+        guard let bytes = read else { throw tooLarge }
         // toml++ reads a C string: a NUL would silently end the file early.
         guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
             throw .invalidConfiguration("\(shown): is not UTF-8 text")
         }
         // Private: only its owner can read or write it (0600 or 0400).
-        let isPrivate = (status.st_mode & 0o077) == 0 && status.st_uid == geteuid()
+        let isPrivate = file.status.isPrivate
         return try parse(text, path: path, isPrivate: isPrivate, settings: settings)
     }
 

@@ -125,9 +125,12 @@ enum CacheSchema {
     }
 
     /// Refuses a file a newer reader has migrated: its schema is not one this reader knows.
+    /// - Throws: ``CacheFailure`` `corrupt` whose underlying error is ``CacheFailure/NewerSchema``,
+    ///   naming the migrations this reader does not know.
     static func refuseIfSuperseded(_ db: Database, path: String) throws {
         if try migrator.hasBeenSuperseded(db) {
-            throw CacheFailure(.corrupt, path: path, detail: "made by a newer reader: unknown migrations \(try migrator.appliedIdentifiers(db).sorted())")
+            let unknown = try migrator.appliedIdentifiers(db).subtracting(knownMigrations).sorted()
+            throw CacheFailure(CacheFailure.NewerSchema(unknownMigrations: unknown), path: path)
         }
     }
 

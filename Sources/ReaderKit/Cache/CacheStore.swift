@@ -236,16 +236,16 @@ actor CacheStore {
         guard let path else { throw .invalidConfiguration("no cache is configured") }
         // lstat, not fileExists: a link whose target is missing (or a loop of links) is a path that
         // names something, and it cannot be opened; only a path naming nothing is "no cache yet".
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
+        let status: UntrustedFile.Status
+        do { status = try UntrustedFile.status(of: path, followingLinks: false) } catch {
             // Only a path that names nothing is "no cache yet": one this user cannot look at (a
             // folder of another user's), or under something that is no folder, may hold one.
-            guard errno == ENOENT else {
-                throw .cache(CacheFailure(.unavailable, path: path, detail: "cannot look at the file: \(String(cString: strerror(errno)))"))
+            guard error.number == ENOENT else {
+                throw .cache(CacheFailure(.unavailable, path: path, detail: "cannot look at the file: \(error)", underlyingError: error))
             }
             return ifMissing(path)
         }
-        if (status.st_mode & S_IFMT) == S_IFLNK, !FileManager.default.fileExists(atPath: path) {
+        if status.kind == .symbolicLink, !FileManager.default.fileExists(atPath: path) {
             throw .cache(CacheFailure(.unavailable, path: path, detail: "a symbolic link to a file that does not exist (or a loop of links)"))
         }
         guard let cache = await open() else {
@@ -365,7 +365,7 @@ actor CacheStore {
                                                  "cache.detail": "\(failure.detail)"])
         let message: String
         switch failure.reason {
-        case .unwritable where CacheFile.isBusy(failure):
+        case .unwritable where failure.isBusy:
             message = "the cache is busy: another process holds its write lock (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import NIOConcurrencyHelpers
 
 /// The SQLite cache of responses: one file in WAL mode, readable by many `reader` processes at once.
 ///
@@ -11,9 +12,10 @@ import GRDBSQLite
 /// `ServiceStateTables`, each service's counters and rate limits; this type runs their SQL and
 /// classifies what fails.
 ///
-/// Every operation blocks its caller while SQLite works. ``ReaderClient`` uses `async` forms of
-/// the same operations, which wait on GRDB's queues instead, so that concurrent loads are not held
-/// up by one another's file access.
+/// Every operation on what the file holds is `async`: it waits on GRDB's queues while SQLite
+/// works, so that concurrent loads are not held up by one another's file access. Opening the
+/// file, moving it aside and closing it are not: they come before any queue exists or after the
+/// last, as GRDB's own opening and closing do.
 ///
 /// ## Topics
 /// - ``open(path:)``
@@ -32,9 +34,8 @@ public struct ResponseCache: Sendable {
     /// The connection that reads outside a load (statistics, rate limits), opened on first use:
     /// it reads while the writer waits for another process's lock, as a pool's reader would.
     private let readers: ReadConnection
-    /// Whether this process changed what the cache holds (not just its usage counters), so that
-    /// ``finishWrites()`` copies the log into the file.
-    private let contentChanged = ChangeFlag()
+    /// What this process learnt of the file, shared by the copies of this value.
+    private let flags = NIOLockedValueBox(Flags())
     /// The file's path.
     public let path: String
     /// Whether the file could only be opened for reading; writes then fail with `unwritable`.
@@ -43,8 +44,6 @@ public struct ResponseCache: Sendable {
     let readOnlyBecause: CacheFailure?
     /// The file opened.
     let identity: FileIdentity?
-    /// Whether a write met another process's lock: later writes then do not wait for it.
-    private let metLock = ChangeFlag()
     /// Where the file and its -wal really are: SQLite puts the log beside a symbolic link's target.
     private var resolvedPath: String { CacheFile.realPath(path) }
 
@@ -61,7 +60,7 @@ public struct ResponseCache: Sendable {
         let cache = ResponseCache(writer: admitted.writer, readers: ReadConnection(path: path), path: path,
                                   isReadOnly: admitted.isReadOnly, readOnlyBecause: admitted.readOnlyBecause,
                                   identity: admitted.identity)
-        if admitted.migrated { cache.contentChanged.set() }
+        if admitted.migrated { cache.flags.withLockedValue { $0.contentChanged = true } }
         return cache
     }
 
@@ -99,12 +98,7 @@ public struct ResponseCache: Sendable {
     /// The entry stored under `key`, if any.
     /// - Throws: ``CacheFailure/Reason/damagedEntry`` when the row does not read as an entry or
     ///   cannot be right (``CacheEntry/damage``): the caller drops it; other failures as classified.
-    public func entry(forKey key: String) throws(CacheFailure) -> CacheEntry? {
-        try perform(.readOnWriter { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
-    }
-
-    /// As ``entry(forKey:)``, waiting on GRDB's queue rather than blocking.
-    func entry(forKey key: String) async throws(CacheFailure) -> CacheEntry? {
+    public func entry(forKey key: String) async throws(CacheFailure) -> CacheEntry? {
         try await perform(.readOnWriter { [path] db in try CacheEntryTable.entry(forKey: key, path: path, db) })
     }
 
@@ -113,89 +107,48 @@ public struct ResponseCache: Sendable {
     /// - Returns: how many other entries were evicted. An entry larger than the whole limit is not
     ///   stored (nothing is evicted for it) and the result is nil.
     @discardableResult
-    public func store(_ entry: CacheEntry, sizeLimit: Int? = nil) throws(CacheFailure) -> Int? {
-        try checkWritable()
-        if let sizeLimit, entry.bodySize > sizeLimit { return nil }
-        return try perform(.write(changingContent: true) { db in try CacheEntryTable.store(entry, sizeLimit: sizeLimit, db) })
-    }
-
-    /// As ``store(_:sizeLimit:)``, waiting on GRDB's queue rather than blocking.
-    @discardableResult
-    func store(_ entry: CacheEntry, sizeLimit: Int? = nil) async throws(CacheFailure) -> Int? {
+    public func store(_ entry: CacheEntry, sizeLimit: Int? = nil) async throws(CacheFailure) -> Int? {
         try checkWritable()
         if let sizeLimit, entry.bodySize > sizeLimit { return nil }
         return try await perform(.write(changingContent: true) { db in try CacheEntryTable.store(entry, sizeLimit: sizeLimit, db) })
     }
 
     /// Records that a load was answered, for `reader cache stats`, and marks the entry as just used.
+    /// A read's record of its use never waits for another process's lock: it is bookkeeping, and
+    /// a read does not wait for a writer.
     /// - Parameters:
     ///   - use: whether the cache answered, the network did, or a `304` confirmed the copy.
     ///   - service: the service the load was for: its statistics count the use.
     ///   - key: the entry used, if one was.
     ///   - now: when; the entry's last use, which eviction goes by.
-    public func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) throws(CacheFailure) {
-        try perform(Self.recording(use, service: service, key: key, at: now))
-    }
-
-    /// As ``recordUse(_:service:key:at:)``, waiting on GRDB's queue rather than blocking.
-    func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) async throws(CacheFailure) {
-        try await perform(Self.recording(use, service: service, key: key, at: now))
-    }
-
-    /// A read's record of its use never waits for another process's lock: it is bookkeeping, and
-    /// a read does not wait for a writer.
-    private static func recording(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) -> Work<Void> {
-        .write(waitingForLocks: false) { db in
+    public func recordUse(_ use: CacheUse, service: ServiceName, key: String?, at now: Date) async throws(CacheFailure) {
+        try await perform(.write(waitingForLocks: false) { db in
             if let key, use != .miss { try CacheEntryTable.markUsed(key: key, at: now, db) }
             try ServiceStateTables.count(use, of: service, db)
-        }
+        })
     }
 
     /// Marks the entry under `key` as confirmed unchanged at `now` (a `304 Not Modified`), with
     /// the header fields the `304` sent (``CacheEntry/Confirmation``, RFC 9111 §4.3.4).
     /// - Returns: the updated entry, or nil when there is none.
     @discardableResult
-    public func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) throws(CacheFailure) -> CacheEntry? {
-        try perform(.write { db in
-            try CacheEntryTable.markRevalidated(key: key, at: now, by: confirmation, db)
-        })
-    }
-
-    /// As ``markRevalidated(key:at:by:)``, waiting on GRDB's queue
-    /// rather than blocking.
-    @discardableResult
-    func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) async throws(CacheFailure) -> CacheEntry? {
+    public func markRevalidated(key: String, at now: Date, by confirmation: CacheEntry.Confirmation) async throws(CacheFailure) -> CacheEntry? {
         try await perform(.write { db in
             try CacheEntryTable.markRevalidated(key: key, at: now, by: confirmation, db)
         })
     }
 
     /// Deletes the entry stored under `key`; nothing happens when there is none.
-    public func deleteEntry(forKey key: String) throws(CacheFailure) {
-        try perform(.write(changingContent: true) { db in try CacheEntryTable.delete(key: key, db) })
-    }
-
-    /// As ``deleteEntry(forKey:)``, waiting on GRDB's queue rather than blocking.
-    func deleteEntry(forKey key: String) async throws(CacheFailure) {
+    public func deleteEntry(forKey key: String) async throws(CacheFailure) {
         try await perform(.write(changingContent: true) { db in try CacheEntryTable.delete(key: key, db) })
     }
 
     /// Deletes every entry, or those of one API, and gives the space back to the file system.
     /// Rows whose values are damaged go too: nothing is decoded.
     /// - Returns: how many entries and body bytes were removed.
-    public func clear(service: ServiceName? = nil) throws(CacheFailure) -> CacheRemoval {
+    public func clear(service: ServiceName? = nil) async throws(CacheFailure) -> CacheRemoval {
         // A lock-out is state of the same kind: clearing forgets it, so a script is never stuck.
         // So are the visits: clearing the cache forgets what was read, and when.
-        try perform(.write(checkingWritable: false) { db in
-            try ServiceStateTables.forgetRateLimits(of: service, db)
-            try VisitTable.forget(service: service, db)
-            try DetourTable.forget(service: service, db)
-        })
-        return try remove(.service(service))
-    }
-
-    /// As ``clear(service:)``, waiting on GRDB's queue rather than blocking.
-    func clear(service: ServiceName? = nil) async throws(CacheFailure) -> CacheRemoval {
         try await perform(.write(checkingWritable: false) { db in
             try ServiceStateTables.forgetRateLimits(of: service, db)
             try VisitTable.forget(service: service, db)
@@ -207,23 +160,12 @@ public struct ResponseCache: Sendable {
     /// Deletes the entries fetched before `date` (optionally of one API), those whose fetch
     /// time cannot be read (no reader serves them) and those fetched after `now` (stored while
     /// the clock ran ahead: a fetch time in the future is not trusted), and gives the space back.
-    public func prune(fetchedBefore date: Date, service: ServiceName? = nil, now: Date = Date()) throws(CacheFailure) -> CacheRemoval {
-        try remove(.fetched(before: date, orAfter: now, service: service))
-    }
-
-    /// As ``prune(fetchedBefore:service:now:)``, waiting on GRDB's queue rather than blocking.
-    func prune(fetchedBefore date: Date, service: ServiceName? = nil, now: Date = Date()) async throws(CacheFailure) -> CacheRemoval {
+    public func prune(fetchedBefore date: Date, service: ServiceName? = nil, now: Date = Date()) async throws(CacheFailure) -> CacheRemoval {
         try await remove(.fetched(before: date, orAfter: now, service: service))
     }
 
     /// Deletes the entries `selection` takes; VACUUM cannot run inside a transaction, and is
     /// worth it only when something went.
-    private func remove(_ selection: CacheEntryTable.Selection) throws(CacheFailure) -> CacheRemoval {
-        let removal = try perform(.write(changingContent: true) { db in try CacheEntryTable.remove(selection, db) })
-        if removal.entries > 0 { try run { try writer.vacuum() } }
-        return removal
-    }
-
     private func remove(_ selection: CacheEntryTable.Selection) async throws(CacheFailure) -> CacheRemoval {
         let removal = try await perform(.write(changingContent: true) { db in try CacheEntryTable.remove(selection, db) })
         if removal.entries > 0 { try await run { try await writer.vacuum() } }
@@ -232,94 +174,56 @@ public struct ResponseCache: Sendable {
 
     /// Every entry (of `service`, when given), without its body, and its body's size: what
     /// `reader cache list` shows. Rows that do not read as an entry are left out.
-    public func listing(service: ServiceName? = nil) throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
-        try perform(.read { db in try CacheEntryTable.listing(service: service, db) })
-    }
-
-    /// As ``listing(service:)``, waiting on GRDB's queue rather than blocking.
-    func listing(service: ServiceName? = nil) async throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
+    public func listing(service: ServiceName? = nil) async throws(CacheFailure) -> [(entry: CacheEntry, bytes: Int)] {
         try await perform(.read { db in try CacheEntryTable.listing(service: service, db) })
     }
 
     /// How many entries the cache holds.
-    public func count() throws(CacheFailure) -> Int {
-        try perform(.read { db in try CacheEntryTable.count(db) })
+    public func count() async throws(CacheFailure) -> Int {
+        try await perform(.read { db in try CacheEntryTable.count(db) })
     }
 
     // MARK: - What the file holds, and per-service state
 
     /// What the cache holds, per API, and how it has been used since it was created.
-    public func statistics() throws(CacheFailure) -> CacheStatistics {
-        withFileSize(try perform(Self.readingStatistics(path: path)))
-    }
-
-    /// As ``statistics()``, waiting on GRDB's queue rather than blocking.
-    func statistics() async throws(CacheFailure) -> CacheStatistics {
-        withFileSize(try await perform(Self.readingStatistics(path: path)))
-    }
-
-    private static func readingStatistics(path: String) -> Work<CacheStatistics> {
-        .read { db in
+    public func statistics() async throws(CacheFailure) -> CacheStatistics {
+        var statistics = try await perform(.read { [path] db in
             var statistics = try CacheEntryTable.statistics(path: path, db)
             try ServiceStateTables.addUsage(to: &statistics, db)
             try VisitTable.addServices(to: &statistics, db)
             return statistics
-        }
-    }
-
-    private func withFileSize(_ statistics: CacheStatistics) -> CacheStatistics {
-        var statistics = statistics
+        })
         let resolvedPath = self.resolvedPath
         statistics.fileBytes = ["", "-wal"].reduce(0) { $0 + (CacheFile.fileSize(resolvedPath + $1) ?? 0) }
         return statistics
     }
 
-    /// The rate limit last seen for `api` at `origin` (`https://oauth.reddit.com`), if any. A row that cannot be right (a damaged file's)
-    /// is as good as none: a lock-out is never read from nonsense.
-    public func rateLimit(forOrigin origin: String, service: ServiceName) throws(CacheFailure) -> RateLimitState? {
-        try perform(.read { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
-    }
-
-    /// As ``rateLimit(forOrigin:service:)``, waiting on GRDB's queue rather than blocking. On the
-    /// writer: a load asks it before its request and records its outcome there anyway, so that a
-    /// network read opens no second connection.
-    func rateLimit(forOrigin origin: String, service: ServiceName) async throws(CacheFailure) -> RateLimitState? {
+    /// The rate limit last seen for `service` at `origin` (`https://oauth.reddit.com`), if any. A
+    /// row that cannot be right (a damaged file's) is as good as none: a lock-out is never read
+    /// from nonsense. On the writer: a load asks it before its request and records its outcome
+    /// there anyway, so that a network read opens no second connection.
+    public func rateLimit(forOrigin origin: String, service: ServiceName) async throws(CacheFailure) -> RateLimitState? {
         try await perform(.readOnWriter { db in try ServiceStateTables.rateLimits(ofOrigin: origin, service: service, db) }).first
     }
 
-    /// The last visit to each of `keys` that has one (``Visit``); damaged rows are left out.
-    public func lastVisits(toKeys keys: [String]) throws(CacheFailure) -> [String: Visit] {
-        try perform(.read { db in try VisitTable.visits(toKeys: keys, db) })
+    /// Every rate limit remembered, for `reader status`; damaged rows are left out.
+    public func rateLimits() async throws(CacheFailure) -> [RateLimitState] {
+        try await perform(.read { db in try ServiceStateTables.rateLimits(db) })
     }
 
-    /// As ``lastVisits(toKeys:)``, waiting on GRDB's queue rather than blocking.
-    func lastVisits(toKeys keys: [String]) async throws(CacheFailure) -> [String: Visit] {
+    /// Remembers the rate limit the server announced, for the next `reader` run.
+    public func storeRateLimit(_ state: RateLimitState) async throws(CacheFailure) {
+        try await perform(.write { db in try ServiceStateTables.store(state, db) })
+    }
+
+    /// The last visit to each of `keys` that has one (``Visit``); damaged rows are left out.
+    public func lastVisits(toKeys keys: [String]) async throws(CacheFailure) -> [String: Visit] {
         try await perform(.read { db in try VisitTable.visits(toKeys: keys, db) })
     }
 
     /// Records `visit` as the last to `key`, of `service`.
     func recordVisit(_ visit: Visit, toKey key: String, service: ServiceName) async throws(CacheFailure) {
         try await perform(.write { db in try VisitTable.record(visit, toKey: key, service: service, db) })
-    }
-
-    /// Every rate limit remembered, for `reader status`; damaged rows are left out.
-    public func rateLimits() throws(CacheFailure) -> [RateLimitState] {
-        try perform(.read { db in try ServiceStateTables.rateLimits(db) })
-    }
-
-    /// As ``rateLimits()``, waiting on GRDB's queue rather than blocking.
-    func rateLimits() async throws(CacheFailure) -> [RateLimitState] {
-        try await perform(.read { db in try ServiceStateTables.rateLimits(db) })
-    }
-
-    /// Remembers the rate limit the server announced, for the next `reader` run.
-    public func storeRateLimit(_ state: RateLimitState) throws(CacheFailure) {
-        try perform(.write { db in try ServiceStateTables.store(state, db) })
-    }
-
-    /// As ``storeRateLimit(_:)``, waiting on GRDB's queue rather than blocking.
-    func storeRateLimit(_ state: RateLimitState) async throws(CacheFailure) {
-        try await perform(.write { db in try ServiceStateTables.store(state, db) })
     }
 
     /// The detours remembered (at `origin`, for `service`, when given); damaged rows are left out.
@@ -335,6 +239,7 @@ public struct ResponseCache: Sendable {
     // MARK: - Closing
 
     /// Closes the file's connections, as before moving a damaged file aside; later calls fail.
+    /// Blocks while the log is copied (``finishWrites()``), as GRDB's own `close()` does.
     public func close() {
         finishWrites()
         readers.close()
@@ -346,16 +251,19 @@ public struct ResponseCache: Sendable {
     /// read leaves the file as it found it and pays no fsync, until the log passes
     /// ``logSizeBeforeCheckpoint``: each process that opens the cache reads the whole log once, so
     /// it is kept short. Without this call nothing is lost either: the log is part of the database.
+    /// Blocks while SQLite copies: it runs once, as a command ends or the file is closed.
     public func finishWrites() {
         guard !isReadOnly else { return }
         let logSize = CacheFile.fileSize(resolvedPath + "-wal") ?? 0
-        guard contentChanged.take() || logSize > Self.logSizeBeforeCheckpoint else { return }
+        let contentChanged = flags.withLockedValue { flags in defer { flags.contentChanged = false }; return flags.contentChanged }
+        guard contentChanged || logSize > Self.logSizeBeforeCheckpoint else { return }
         // TRUNCATE, not PASSIVE: the next process to open the cache rebuilds its index of the log
         // by reading all of it, so an emptied log is what keeps opening fast. It waits for other
         // processes' reads to end; briefly, since a busy cache is simply checkpointed next time.
+        let metLock = flags.withLockedValue { $0.metLock }
         _ = try? writer.writeWithoutTransaction { db in
             sqlite3_busy_timeout(db.sqliteConnection, 200)
-            defer { sqlite3_busy_timeout(db.sqliteConnection, metLock.isSet ? 0 : Self.writeWaitMilliseconds) }
+            defer { sqlite3_busy_timeout(db.sqliteConnection, metLock ? 0 : Self.writeWaitMilliseconds) }
             try db.checkpoint(.truncate)
         }
     }
@@ -366,8 +274,16 @@ public struct ResponseCache: Sendable {
 
     // MARK: - Running SQL
 
-    /// One piece of work on the file, written once and run either way: blocking the caller, or
-    /// waiting on GRDB's queue.
+    /// What this process learnt of the file.
+    private struct Flags {
+        /// Whether this process changed what the cache holds (not just its usage counters), so
+        /// that ``finishWrites()`` copies the log into the file.
+        var contentChanged = false
+        /// Whether a write met another process's lock: later writes then do not wait for it.
+        var metLock = false
+    }
+
+    /// One piece of work on the file: which connection runs it, and how.
     private struct Work<T: Sendable>: Sendable {
         /// Which connection runs it, and how.
         enum Access {
@@ -406,22 +322,9 @@ public struct ResponseCache: Sendable {
         }
     }
 
-    private func perform<T>(_ work: Work<T>) throws(CacheFailure) -> T {
-        if work.checksWritable { try checkWritable() }
-        if work.changesContent { contentChanged.set() }
-        return try run {
-            switch work.access {
-            case .read: try reader().read(work.body)
-            case .readOnWriter: try writer.writeWithoutTransaction(work.body)
-            case .write: try writer.write(work.body)
-            case .writeWithoutWaiting: try writer.writeWithoutTransaction { db in try self.withoutWaiting(db, work.body) }
-            }
-        }
-    }
-
     private func perform<T>(_ work: Work<T>) async throws(CacheFailure) -> T {
         if work.checksWritable { try checkWritable() }
-        if work.changesContent { contentChanged.set() }
+        if work.changesContent { flags.withLockedValue { $0.contentChanged = true } }
         return try await run {
             switch work.access {
             case .read: try await reader().read(work.body)
@@ -442,34 +345,24 @@ public struct ResponseCache: Sendable {
         guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
     }
 
-    private func run<T>(_ body: () throws -> T) throws(CacheFailure) -> T {
-        do { return try body() } catch {
-            let failure = CacheFile.classify(error, path: path)
-            if isBusy(failure) { writer.writeWithoutTransaction(Self.stopWaiting) }
-            throw failure
-        }
-    }
-
+    /// Runs `body`, classifying what it throws once. Another process's lock is noted, so that
+    /// later writes of this process try once and do not wait for it again (``stopWaiting``): a
+    /// command waits for a lock once.
     private func run<T>(_ body: () async throws -> T) async throws(CacheFailure) -> T {
         do { return try await body() } catch {
-            let failure = CacheFile.classify(error, path: path)
-            if isBusy(failure) { _ = try? await writer.writeWithoutTransaction(Self.stopWaiting) }
+            let failure = CacheFailure(classifying: error, path: path)
+            if failure.isBusy {
+                flags.withLockedValue { $0.metLock = true }
+                _ = try? await writer.writeWithoutTransaction(Self.stopWaiting)
+            }
             throw failure
         }
-    }
-
-    /// Whether `failure` is another process's lock; noted, so that later writes of this process
-    /// try once and do not wait for it again (``stopWaiting``): a command waits for a lock once.
-    private func isBusy(_ failure: CacheFailure) -> Bool {
-        guard CacheFile.isBusy(failure) else { return false }
-        metLock.set()
-        return true
     }
 
     /// Runs `body` in a transaction, with no wait for another process's lock.
     private func withoutWaiting<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         _ = sqlite3_busy_timeout(db.sqliteConnection, 0)
-        defer { _ = sqlite3_busy_timeout(db.sqliteConnection, metLock.isSet ? 0 : Self.writeWaitMilliseconds) }
+        defer { _ = sqlite3_busy_timeout(db.sqliteConnection, flags.withLockedValue { $0.metLock } ? 0 : Self.writeWaitMilliseconds) }
         var result: T?
         try db.inTransaction {
             result = try body(db)
@@ -485,52 +378,3 @@ public struct ResponseCache: Sendable {
 }
 
 extension CacheFailure: Error {}
-
-/// A flag shared by the copies of a ``ResponseCache`` value.
-private final class ChangeFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { lock.withLock { value = true } }
-
-    var isSet: Bool { lock.withLock { value } }
-
-    /// Whether it was set, clearing it.
-    func take() -> Bool { lock.withLock { defer { value = false }; return value } }
-}
-
-/// The connection a ``ResponseCache`` reads on outside a load, shared by its copies.
-///
-/// The cache's writer is one connection (``CacheFile``), and a load reads on it; a read that is
-/// not part of a load goes to a second, read-only connection, made on first use, so that it is
-/// not held up behind a write that waits for another process's lock. A command that reads none
-/// (a cached read) never opens it.
-private final class ReadConnection: @unchecked Sendable {
-    private let path: String
-    private let lock = NSLock()
-    private var opened: DatabaseQueue?
-    private var isClosed = false
-
-    init(path: String) { self.path = path }
-
-    /// The reading connection, opened now if it is not yet.
-    /// - Throws: what SQLite says when it cannot be opened (after ``close()``, that it is closed).
-    func connection() throws -> any DatabaseReader {
-        try lock.withLock {
-            if let opened { return opened }
-            guard !isClosed else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the cache is closed") }
-            let queue = try CacheFile.openReadOnlyQueue(path)
-            opened = queue
-            return queue
-        }
-    }
-
-    func close() {
-        let queue = lock.withLock {
-            isClosed = true
-            defer { opened = nil }
-            return opened
-        }
-        try? queue?.close()
-    }
-}

@@ -307,11 +307,20 @@ public struct CacheFailure: Sendable, Equatable {
     public var reason: Reason
     public var path: String
     public var detail: String
+    /// What SQLite or the file system threw, kept as it was (a GRDB `DatabaseError` with its
+    /// result code, a ``NewerSchema``): what the failure was classified from, and what tells
+    /// another process's lock (``isBusy``) from the rest. Not compared by `==`.
+    public var underlyingError: (any Error)?
 
-    public init(_ reason: Reason, path: String, detail: String) {
+    public init(_ reason: Reason, path: String, detail: String, underlyingError: (any Error)? = nil) {
         self.reason = reason
         self.path = path
         self.detail = detail
+        self.underlyingError = underlyingError
+    }
+
+    public static func == (lhs: CacheFailure, rhs: CacheFailure) -> Bool {
+        lhs.reason == rhs.reason && lhs.path == rhs.path && lhs.detail == rhs.detail
     }
 }
 

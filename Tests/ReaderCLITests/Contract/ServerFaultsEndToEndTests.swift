@@ -12,13 +12,13 @@ import TestSupport
 
     /// Stores `film 1` in `reader`'s cache as fetched from `server`, an hour ago, without a
     /// validator: a copy to serve (the binary trusts no test authority, so it cannot fetch it).
-    func cacheFilmOne(for reader: ReaderProcess, from server: TestServer) throws {
+    func cacheFilmOne(for reader: ReaderProcess, from server: TestServer) async throws {
         let service = SWAPIService(baseURL: try #require(URL(string: server.baseURL + "/api")))
         let url = try #require(try SWAPI.resource(Film.self, id: 1).request(for: service)).url
         try FileManager.default.createDirectory(atPath: (reader.cachePath as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         let cache = try ResponseCache.open(path: reader.cachePath)
-        _ = try cache.store(CacheEntry(key: CacheKey.normalise(url), service: "swapi", url: url.absoluteString, status: 200,
+        _ = try await cache.store(CacheEntry(key: CacheKey.normalise(url), service: "swapi", url: url.absoluteString, status: 200,
                                        body: Data(Fixtures.bytes("swapi/films_1.json")), contentType: "application/json",
                                        fetchedAt: Date().addingTimeInterval(-3600)), sizeLimit: nil)
         cache.close()
@@ -30,7 +30,7 @@ import TestSupport
         // Given a copy of film 1, and a server whose certificate expired (and is self-signed).
         try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route)) { server in
             let reader = ReaderProcess(server: server)
-            try cacheFilmOne(for: reader, from: server)
+            try await cacheFilmOne(for: reader, from: server)
 
             // When asking the network for it.
             let result = try await reader.run("films", "1", "--max-age", "0s")

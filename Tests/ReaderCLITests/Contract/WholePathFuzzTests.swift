@@ -18,22 +18,22 @@ import TestSupport
             .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
     }
 
-    @Test func everyAnswerThatOnceCrashedIsSurvivedThroughTheWholePath() throws {
+    @Test func everyAnswerThatOnceCrashedIsSurvivedThroughTheWholePath() async throws {
         let files = try Self.files(in: "Regressions")
         #expect(!files.isEmpty)
-        for file in files { WholePathFuzzing.run(try Data(contentsOf: file)) }
+        for file in files { await WholePathFuzzing.run(try Data(contentsOf: file)) }
     }
 
-    @Test func everyCacheRowThatOnceCrashedIsSurvived() throws {
-        for file in try Self.files(in: "CacheRowRegressions") { CacheRowFuzzing.run(try Data(contentsOf: file)) }
+    @Test func everyCacheRowThatOnceCrashedIsSurvived() async throws {
+        for file in try Self.files(in: "CacheRowRegressions") { await CacheRowFuzzing.run(try Data(contentsOf: file)) }
     }
 
-    @Test func everyRecordedResponseIsSurvivedThroughTheWholePath() {
+    @Test func everyRecordedResponseIsSurvivedThroughTheWholePath() async {
         let files = Fixtures.names(in: "swapi", withExtension: "json") + Fixtures.names(in: "reddit", withExtension: "json")
         #expect(files.count > 20)
         for file in files {
             for headers in [[0, 0, 0x0F], [13, 0, 0x05], [0, 2, 0x00]] as [[UInt8]] {
-                WholePathFuzzing.run(headers + Fixtures.bytes(file).prefix(60_000))
+                await WholePathFuzzing.run(headers + Fixtures.bytes(file).prefix(60_000))
             }
         }
     }
@@ -42,8 +42,8 @@ import TestSupport
     @Test(arguments: [("swapi/films.json", "films"), ("swapi/people_page1.json", "people"), ("swapi/films_1.json", "films/1"),
                       ("swapi/people_1.json", "people/1"), ("reddit/listing_r_python_hot.json", "posts"),
                       ("reddit/comments_r_python_2xmo63.json", "comments")])
-    func aRecordedAnswerIsRenderedAndReadBackFromTheCache(_ file: String, _ type: String) {
-        let outcomes = WholePathFuzzing.run([0, 0, 0] + Fixtures.bytes(file))
+    func aRecordedAnswerIsRenderedAndReadBackFromTheCache(_ file: String, _ type: String) async {
+        let outcomes = await WholePathFuzzing.run([0, 0, 0] + Fixtures.bytes(file))
         #expect(outcomes[type] == "ok", "\(file): \(outcomes)")
     }
 
@@ -51,30 +51,30 @@ import TestSupport
     /// Retry-After as header text (flag 0x81; 0x85 adds the rate-limit headers): a status failure
     /// for every endpoint type, whatever the number.
     @Test(arguments: ["99999999999999999999", "1e300", "-1e300", "nan", "inf", "1e400", "Fri, 31 Dec 9999 23:59:59 GMT"])
-    func anAbsurdRetryAfterIsAStatusFailureThroughTheWholePath(_ value: String) {
+    func anAbsurdRetryAfterIsAStatusFailureThroughTheWholePath(_ value: String) async {
         for flags in [0x81, 0x85] as [UInt8] {
-            let outcomes = WholePathFuzzing.run([15, 3, flags] + Array((value + "\n<p>down</p>").utf8))
+            let outcomes = await WholePathFuzzing.run([15, 3, flags] + Array((value + "\n<p>down</p>").utf8))
             #expect(outcomes.count == 15)
             #expect(Set(outcomes.values) == ["H503"], "\(value): \(outcomes)")
         }
     }
 
-    @Test func aCountOf2To63IsD1005ForEveryCollection() {
+    @Test func aCountOf2To63IsD1005ForEveryCollection() async {
         let body = #"{"count": 9223372036854775807, "next": "x", "previous": null, "results": []}"#
-        let outcomes = WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))
+        let outcomes = await WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))
         for collection in ["films", "people", "planets", "species", "starships", "vehicles"] {
             #expect(outcomes[collection] == "D1005", "\(collection): \(outcomes)")
         }
     }
 
     @Test(arguments: [#""score": -9223372036854775808"#, #""num_comments": 9223372036854775807"#, #""created_utc": 1e300"#])
-    func anAbsurdNumberInAPostIsD1005(_ field: String) {
+    func anAbsurdNumberInAPostIsD1005(_ field: String) async {
         var fields = [#""score": 1"#, #""num_comments": 1"#, #""created_utc": 1790000000"#]
         fields.removeAll { $0.hasPrefix(String(field.prefix(8))) }
         let post = #"{"id": "a", "name": "t3_a", "title": "t", "author": "u", "subreddit": "s", "permalink": "/p", "#
             + (fields + [field]).joined(separator: ", ") + "}"
         let body = #"{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": "# + post + "}]}}"
-        #expect(WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))["posts"] == "D1005")
+        #expect(await WholePathFuzzing.run([0, 0, 0] + Array(body.utf8))["posts"] == "D1005")
     }
 
     /// A cache row in the cache fuzzer's input format: a selector byte (0: an entry row under the
@@ -103,14 +103,14 @@ import TestSupport
         return [0] + columns.flatMap(\.bytes)
     }
 
-    @Test func aSoundCacheRowIsServed() {
-        #expect(CacheRowFuzzing.run(Self.row()) == "ok")
+    @Test func aSoundCacheRowIsServed() async {
+        #expect(await CacheRowFuzzing.run(Self.row()) == "ok")
     }
 
     @Test(arguments: [("fetchedAt 1e300", row(fetchedAt: .realPick(0))), ("fetchedAt -1e300", row(fetchedAt: .realPick(1))),
                       ("fetchedAt text", row(fetchedAt: .textPick(1))), ("bodySize Int64.max", row(bodySize: .integerPick(0))),
                       ("status 99999", row(status: .integer(99_999)))])
-    func aCacheRowThatCannotBeRightIsDroppedAsC1006(_ name: String, _ input: [UInt8]) {
-        #expect(CacheRowFuzzing.run(input) == "C1006", "\(name)")
+    func aCacheRowThatCannotBeRightIsDroppedAsC1006(_ name: String, _ input: [UInt8]) async {
+        #expect(await CacheRowFuzzing.run(input) == "C1006", "\(name)")
     }
 }

@@ -30,14 +30,15 @@ import TestSupport
         #expect(policy.reuse(of: behind, rule: Self.rule, requestHeaders: [:], at: now) == .fresh)
     }
 
-    @Test func pruneRemovesACopyFetchedInTheFuture() throws {
+    @Test func pruneRemovesACopyFetchedInTheFuture() async throws {
         let cache = try ResponseCache.open(path: path)
-        try cache.store(entry("ahead", fetchedAfterNow: 86_400 * 30))
-        try cache.store(entry("recent", fetchedAfterNow: -60))
-        try cache.store(entry("old", fetchedAfterNow: -86_400 * 10))
-        let removal = try cache.prune(fetchedBefore: now.addingTimeInterval(-86_400 * 7), now: now)
+        try await cache.store(entry("ahead", fetchedAfterNow: 86_400 * 30))
+        try await cache.store(entry("recent", fetchedAfterNow: -60))
+        try await cache.store(entry("old", fetchedAfterNow: -86_400 * 10))
+        let removal = try await cache.prune(fetchedBefore: now.addingTimeInterval(-86_400 * 7), now: now)
         #expect(removal.entries == 2)
-        #expect(try cache.entry(forKey: "ahead") == nil && cache.entry(forKey: "old") == nil)
-        #expect(try cache.entry(forKey: "recent") != nil)
+        #expect(try await cache.entry(forKey: "ahead") == nil)
+        #expect(try await cache.entry(forKey: "old") == nil)
+        #expect(try await cache.entry(forKey: "recent") != nil)
     }
 }

@@ -134,7 +134,7 @@ import TestSupport
         try await withShutdown(of: harness) { harness in
             let second = try await loadTwice(harness, apart: 1)
             #expect(second.metadata.source == .network)
-            #expect(try harness.statistics().total.entries == 0, "neither the cache nor the history keeps it")
+            #expect(try await harness.statistics().total.entries == 0, "neither the cache nor the history keeps it")
             #expect(second.metadata.httpCache == nil, "no stored copy to describe")
         }
     }

@@ -17,23 +17,24 @@ import TestSupport
                    fetchedAt: start.addingTimeInterval(offset))
     }
 
-    @Test func theLeastRecentlyUsedEntriesAreEvictedToFitTheLimit() throws {
+    @Test func theLeastRecentlyUsedEntriesAreEvictedToFitTheLimit() async throws {
         let cache = try ResponseCache.open(path: path)
-        try cache.store(entry("a", bytes: 1000, at: 0), sizeLimit: 2500)
-        try cache.store(entry("b", bytes: 1000, at: 1), sizeLimit: 2500)
-        try cache.recordUse(.hit, service: "swapi", key: "a", at: start.addingTimeInterval(2))  // a is now newer than b
-        let evicted = try cache.store(entry("c", bytes: 1000, at: 3), sizeLimit: 2500)
+        try await cache.store(entry("a", bytes: 1000, at: 0), sizeLimit: 2500)
+        try await cache.store(entry("b", bytes: 1000, at: 1), sizeLimit: 2500)
+        try await cache.recordUse(.hit, service: "swapi", key: "a", at: start.addingTimeInterval(2))  // a is now newer than b
+        let evicted = try await cache.store(entry("c", bytes: 1000, at: 3), sizeLimit: 2500)
         #expect(evicted == 1)
-        #expect(try cache.entry(forKey: "b") == nil)
-        #expect(try cache.entry(forKey: "a") != nil && cache.entry(forKey: "c") != nil)
-        #expect(try cache.store(entry("huge", bytes: 3000, at: 4), sizeLimit: 2500) == nil, "larger than the whole limit: not stored")
-        #expect(try cache.count() == 2)
+        #expect(try await cache.entry(forKey: "b") == nil)
+        #expect(try await cache.entry(forKey: "a") != nil)
+        #expect(try await cache.entry(forKey: "c") != nil)
+        #expect(try await cache.store(entry("huge", bytes: 3000, at: 4), sizeLimit: 2500) == nil, "larger than the whole limit: not stored")
+        #expect(try await cache.count() == 2)
     }
 
     /// Once stored, a body belongs to the file: the cache keeps no reference to it in memory (a
     /// statement that kept its last arguments held the last body for as long as the connection
     /// lived, which LeakSanitizer reported at the fuzzer's exit).
-    @Test func aStoredBodyIsNotKeptInMemory() throws {
+    @Test func aStoredBodyIsNotKeptInMemory() async throws {
         let cache = try ResponseCache.open(path: path)
         let freed = FreedFlag()
         do {
@@ -43,10 +44,10 @@ import TestSupport
                 pointer.deallocate()
                 freed.set()
             })
-            try cache.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: body, fetchedAt: start))
+            try await cache.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: body, fetchedAt: start))
         }
         #expect(freed.isSet, "the body stored is still held")
-        #expect(try cache.entry(forKey: "k")?.body == Data(repeating: UInt8(ascii: "x"), count: 100))
+        #expect(try await cache.entry(forKey: "k")?.body == Data(repeating: UInt8(ascii: "x"), count: 100))
         cache.close()
     }
 
@@ -57,11 +58,11 @@ import TestSupport
         var isSet: Bool { lock.withLock { value } }
     }
 
-    @Test func aVersion1CacheIsMigratedWithItsEntries() throws {
+    @Test func aVersion1CacheIsMigratedWithItsEntries() async throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // Exactly what reader 0.1 wrote: the v1 table and GRDB's record of the migration.
         let old = try DatabaseQueue(path: path)
-        try old.write { db in
+        try await old.write { db in
             try db.execute(sql: """
                 CREATE TABLE response (key TEXT PRIMARY KEY, api TEXT NOT NULL, url TEXT NOT NULL, status INTEGER NOT NULL,
                   body BLOB NOT NULL, contentType TEXT, etag TEXT, lastModified TEXT, cacheControl TEXT, fetchedAt DATETIME NOT NULL);
@@ -75,22 +76,22 @@ import TestSupport
         try old.close()
 
         let cache = try ResponseCache.open(path: path)
-        let migrated = try #require(try cache.entry(forKey: "k"))
+        let migrated = try #require(try await cache.entry(forKey: "k"))
         #expect(migrated.body == Data("{}".utf8) && migrated.etag == "\"e\"" && migrated.bodySize == 2)
         #expect(migrated.lastUsedAt == migrated.fetchedAt)
-        let statistics = try cache.statistics()
+        let statistics = try await cache.statistics()
         #expect(statistics.createdAt == migrated.fetchedAt, "an old cache dates from its oldest entry")
         #expect(statistics.services["swapi"]?.bytes == 2)
     }
 
-    @Test func aVersion3CacheGainsTheHeadersRFC9111JudgesBy() throws {
+    @Test func aVersion3CacheGainsTheHeadersRFC9111JudgesBy() async throws {
         // Given a cache of the v3 schema, before reader kept Date, Expires, Age, Vary and the request time
         let first = try ResponseCache.open(path: path)
-        try first.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: Data("{}".utf8), etag: "\"e\"",
+        try await first.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: Data("{}".utf8), etag: "\"e\"",
                                    cacheControl: "max-age=60", fetchedAt: start))
         first.close()
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5', 'v6')")
             try db.execute(sql: "DROP TABLE visit")
             try db.execute(sql: "DROP TABLE detour")
@@ -102,7 +103,7 @@ import TestSupport
 
         // When this reader opens it, then its entry is there, judged by what it kept
         let cache = try ResponseCache.open(path: path)
-        let migrated = try #require(try cache.entry(forKey: "k"))
+        let migrated = try #require(try await cache.entry(forKey: "k"))
         #expect(migrated.etag == "\"e\"" && migrated.cacheControl == "max-age=60")
         #expect(migrated.date == nil && migrated.expires == nil && migrated.age == nil && migrated.vary == nil && migrated.requestedAt == nil)
         #expect(FreshnessPolicy.currentAge(of: migrated, at: start.addingTimeInterval(30)) == 30)
@@ -118,7 +119,7 @@ import TestSupport
         do { _ = try ResponseCache.open(path: path) } catch { #expect(error.reason == .corrupt) }
     }
 
-    @Test func aFileFoundDamagedIsMovedAsideOnlyWhileThePathStillNamesIt() throws {
+    @Test func aFileFoundDamagedIsMovedAsideOnlyWhileThePathStillNamesIt() async throws {
         // Given a damaged file found so by two processes, the first of which moved it aside and
         // started a new cache holding an entry
         let folder = (path as NSString).deletingLastPathComponent
@@ -127,7 +128,7 @@ import TestSupport
         let damaged = try #require(FileIdentity(path: path))
         let first = try CacheFile.moveAside(path: path, now: start, ifStill: damaged)
         let fresh = try ResponseCache.open(path: path)
-        try fresh.store(entry("a", bytes: 10, at: 0))
+        try await fresh.store(entry("a", bytes: 10, at: 0))
 
         // When the second moves aside the file it found damaged
         let second = try CacheFile.moveAside(path: path, now: start, ifStill: damaged)
@@ -135,7 +136,7 @@ import TestSupport
         // Then nothing is moved: the new cache stays where it is, with its entry
         #expect(first == path + ".corrupt-1700000000")
         #expect(second == nil)
-        #expect(try ResponseCache.open(path: path).entry(forKey: "a")?.key == "a")
+        #expect(try await ResponseCache.open(path: path).entry(forKey: "a")?.key == "a")
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }
         #expect(aside == ["cache.sqlite.corrupt-1700000000"])
         fresh.close()
@@ -156,17 +157,17 @@ import TestSupport
         #expect(tables == ["notes"], "nothing of reader's was added")
     }
 
-    @Test func statisticsClearAndPrune() throws {
+    @Test func statisticsClearAndPrune() async throws {
         let cache = try ResponseCache.open(path: path)
-        try cache.store(entry("old", bytes: 10, at: 0))
-        try cache.store(entry("new", bytes: 20, at: 86_400))
-        try cache.store(entry("post", bytes: 40, at: 86_400, service: "reddit"))
-        try cache.recordUse(.miss, service: "swapi", key: "old", at: start)
-        try cache.recordUse(.hit, service: "swapi", key: "old", at: start)
-        try cache.recordUse(.revalidation, service: "swapi", key: "old", at: start)
-        try cache.recordUse(.hit, service: "reddit", key: "post", at: start)
+        try await cache.store(entry("old", bytes: 10, at: 0))
+        try await cache.store(entry("new", bytes: 20, at: 86_400))
+        try await cache.store(entry("post", bytes: 40, at: 86_400, service: "reddit"))
+        try await cache.recordUse(.miss, service: "swapi", key: "old", at: start)
+        try await cache.recordUse(.hit, service: "swapi", key: "old", at: start)
+        try await cache.recordUse(.revalidation, service: "swapi", key: "old", at: start)
+        try await cache.recordUse(.hit, service: "reddit", key: "post", at: start)
 
-        let statistics = try cache.statistics()
+        let statistics = try await cache.statistics()
         let swapi = try #require(statistics.services["swapi"])
         #expect(swapi.entries == 2 && swapi.bytes == 30 && swapi.hits == 1 && swapi.misses == 1 && swapi.revalidations == 1)
         #expect(swapi.oldest == start && swapi.newest == start.addingTimeInterval(86_400))
@@ -174,11 +175,12 @@ import TestSupport
         #expect(statistics.total.entries == 3 && statistics.total.bytes == 70 && statistics.total.hits == 2)
         #expect(statistics.fileBytes > 0)
 
-        #expect(try cache.prune(fetchedBefore: start.addingTimeInterval(3600)) == CacheRemoval(entries: 1, bytes: 10))
-        #expect(try cache.clear(service: "reddit") == CacheRemoval(entries: 1, bytes: 40))
-        #expect(try cache.count() == 1 && cache.entry(forKey: "new") != nil)
-        #expect(try cache.clear() == CacheRemoval(entries: 1, bytes: 20))
-        #expect(try cache.statistics().services["swapi"]?.hits == 1, "counters survive a clear: they count since creation")
+        #expect(try await cache.prune(fetchedBefore: start.addingTimeInterval(3600)) == CacheRemoval(entries: 1, bytes: 10))
+        #expect(try await cache.clear(service: "reddit") == CacheRemoval(entries: 1, bytes: 40))
+        #expect(try await cache.count() == 1)
+        #expect(try await cache.entry(forKey: "new") != nil)
+        #expect(try await cache.clear() == CacheRemoval(entries: 1, bytes: 20))
+        #expect(try await cache.statistics().services["swapi"]?.hits == 1, "counters survive a clear: they count since creation")
     }
 
     @Test func statisticsEncodeForScripts() throws {

@@ -44,7 +44,7 @@ struct ClientHarness: ShutsDown {
                             sleep: sleeps.function, now: clock.function)
     }
 
-    func statistics() throws -> CacheStatistics { try ResponseCache.open(path: cachePath).statistics() }
+    func statistics() async throws -> CacheStatistics { try await ResponseCache.open(path: cachePath).statistics() }
 }
 
 @Suite struct RevalidationAndFreshnessTests {
@@ -68,7 +68,7 @@ struct ClientHarness: ShutsDown {
                 let third = try await client.load(try SWAPI.list(Film.self))
                 #expect(third.metadata.source == .cache && harness.server.requests.count == 2)
 
-                let stats = try harness.statistics().services["swapi"]
+                let stats = try await harness.statistics().services["swapi"]
                 #expect(stats?.misses == 1 && stats?.revalidations == 1 && stats?.hits == 1 && stats?.entries == 1)
             }
         }
@@ -87,11 +87,11 @@ struct ClientHarness: ShutsDown {
         }) { harness in
             try await withShutdown(of: harness.client()) { client in
                 _ = try await client.load(try SWAPI.list(Film.self))
-                #expect(try harness.statistics().services["swapi"]?.entries == 1)
+                #expect(try await harness.statistics().services["swapi"]?.entries == 1)
                 let confirmed = try await client.load(try SWAPI.list(Film.self))
                 #expect(confirmed.metadata.source == .revalidated && confirmed.value.results.count == 6)
             }
-            #expect(try harness.statistics().services["swapi"]?.entries ?? 0 == 0, "not kept")
+            #expect(try await harness.statistics().services["swapi"]?.entries ?? 0 == 0, "not kept")
         }
     }
 
@@ -187,7 +187,7 @@ struct ClientHarness: ShutsDown {
                 _ = try await client.load(try SWAPI.list(Film.self))
                 #expect(try await client.load(try SWAPI.list(Film.self)).metadata.source == .network)
                 _ = try await client.load(try SWAPI.resource(Person.self, id: 1))
-                #expect(try harness.statistics().total.entries == 1, "only the no-cache answer was stored")
+                #expect(try await harness.statistics().total.entries == 1, "only the no-cache answer was stored")
             }
         }
     }

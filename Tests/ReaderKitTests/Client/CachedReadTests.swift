@@ -81,7 +81,7 @@ import TestSupport
         }
     }
 
-    @Test func anEntryReadsAsGRDBsDecodingReadsIt() throws {
+    @Test func anEntryReadsAsGRDBsDecodingReadsIt() async throws {
         // Given random entries, with and without their optional columns
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SplitMix64(seed: seed)
@@ -95,7 +95,7 @@ import TestSupport
             let key = "https://example.org/\(index)?q=\(text(&random) ?? "")"
             let fetchedAt = Date(timeIntervalSince1970: Double.random(in: 0..<253_400_000_000, using: &random))
             let body = Data((0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
-            try cache.store(CacheEntry(key: key, service: Bool.random(using: &random) ? "swapi" : "reddit", url: key,
+            try await cache.store(CacheEntry(key: key, service: Bool.random(using: &random) ? "swapi" : "reddit", url: key,
                                        status: Int.random(in: 200...299, using: &random), body: body, contentType: text(&random),
                                        etag: text(&random), lastModified: text(&random), cacheControl: text(&random), date: text(&random),
                                        expires: text(&random), age: text(&random), vary: text(&random), varyRequest: text(&random),
@@ -107,8 +107,8 @@ import TestSupport
         // Then each reads as GRDB's Codable decoding reads it, without going through it
         let queue = try DatabaseQueue(path: path)
         for key in keys {
-            let read = try cache.entry(forKey: key)
-            let decoded = try queue.read { db in try CacheEntry.fetchOne(db, sql: "SELECT * FROM response WHERE key = ?", arguments: [key]) }
+            let read = try await cache.entry(forKey: key)
+            let decoded = try await queue.read { db in try CacheEntry.fetchOne(db, sql: "SELECT * FROM response WHERE key = ?", arguments: [key]) }
             #expect(read != nil && read == decoded, "seed \(seed): \(key)")
             let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT * FROM response WHERE key = ?", arguments: [key]) }
             #expect(row.flatMap(CacheEntry.init(storedRow:)) == decoded, "seed \(seed): read without Codable")
@@ -120,14 +120,14 @@ import TestSupport
     @Test(arguments: ["UPDATE response SET status = 'two hundred'", "UPDATE response SET etag = x'41'", "UPDATE response SET fetchedAt = 1700000000",
                       "UPDATE response SET fetchedAt = '2023-11-14T22:13:20.000'", "UPDATE response SET body = 'text'",
                       "ALTER TABLE response ADD COLUMN extra TEXT"])
-    func aRowOfAnotherShapeIsLeftToGRDBsDecoding(_ sql: String) throws {
+    func aRowOfAnotherShapeIsLeftToGRDBsDecoding(_ sql: String) async throws {
         // Given an entry whose row another program changed
         let path = temporaryCachePath()
         let cache = try ResponseCache.open(path: path)
-        try cache.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: Data("{}".utf8), etag: "\"e\"",
+        try await cache.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: Data("{}".utf8), etag: "\"e\"",
                                    fetchedAt: Date(timeIntervalSince1970: 1_700_000_000)))
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: sql) }
+        try await queue.write { db in try db.execute(sql: sql) }
 
         // Then it reads as GRDB's decoding reads it (or fails as it fails), whether or not read without it
         let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT * FROM response") }
@@ -135,7 +135,8 @@ import TestSupport
         let decoded = Result { try row.map(CacheEntry.init(row:)) }.flatMap { entry in
             entry?.damage == nil ? .success(entry) : .failure(CacheFailure(.damagedEntry, path: path, detail: "damaged"))
         }
-        let read = Result { try cache.entry(forKey: "k") }
+        let read: Result<CacheEntry?, any Error>
+        do { read = .success(try await cache.entry(forKey: "k")) } catch { read = .failure(error) }
         switch (read, decoded) {
         case (.success(let read), .success(let decoded)): #expect(read != nil && read == decoded, "\(sql)")
         case (.failure(let failure), .failure): #expect((failure as? CacheFailure)?.reason == .damagedEntry, "\(sql)")
@@ -146,7 +147,7 @@ import TestSupport
         try queue.close()
         cache.close()
     }
-    @Test func storingAndConfirmingWriteTheRowsGRDBsRecordsWrite() throws {
+    @Test func storingAndConfirmingWriteTheRowsGRDBsRecordsWrite() async throws {
         // Given random entries stored, stored again, and confirmed by a 304, in two files: through
         // the cache, and through GRDB's record methods (upsert, fetch and update)
         let seed = UInt64.random(in: 0...UInt64.max)
@@ -167,18 +168,18 @@ import TestSupport
                                        date: text(&random), expires: text(&random), age: text(&random), vary: text(&random),
                                        varyRequest: text(&random), requestedAt: Bool.random(using: &random) ? nil : fetchedAt,
                                        fetchedAt: fetchedAt)
-                try cache.store(entry)
-                try records.write { db in try entry.upsert(db) }
+                try await cache.store(entry)
+                try await records.write { db in try entry.upsert(db) }
             }
             if Bool.random(using: &random) {
                 let now = Date(timeIntervalSince1970: Double.random(in: 0..<253_400_000_000, using: &random))
                 let (etag, lastModified, cacheControl) = (text(&random), text(&random), text(&random))
                 let (expires, date, age) = (text(&random), text(&random), text(&random))
                 let requestedAt = Bool.random(using: &random) ? nil : now.addingTimeInterval(-1)
-                let confirmed = try cache.markRevalidated(key: "k\(index)", at: now, by: CacheEntry.Confirmation(
+                let confirmed = try await cache.markRevalidated(key: "k\(index)", at: now, by: CacheEntry.Confirmation(
                     etag: etag, lastModified: lastModified, cacheControl: cacheControl, expires: expires, date: date, age: age,
                     requestedAt: requestedAt))
-                let updated = try records.write { db -> CacheEntry? in
+                let updated = try await records.write { db -> CacheEntry? in
                     guard var entry = try CacheEntry.fetchOne(db, key: "k\(index)") else { return nil }
                     entry.fetchedAt = now
                     entry.lastUsedAt = now

@@ -47,7 +47,7 @@ import TestSupport
             do {
                 // An answer the cache may not reuse (a 201 without freshness), under a URL with an escape in it
                 let cache = try ResponseCache.open(path: reader.cachePath)
-                try cache.store(CacheEntry(key: "https://example.org/made", service: "openlibrary", url: "https://example.org/\u{1B}[31mmade",
+                try await cache.store(CacheEntry(key: "https://example.org/made", service: "openlibrary", url: "https://example.org/\u{1B}[31mmade",
                                            status: 201, body: Data(#"{"id": 1}"#.utf8), fetchedAt: Date().addingTimeInterval(-7200)), sizeLimit: nil)
                 cache.close()
             }
@@ -160,7 +160,7 @@ import TestSupport
             do {
                 let cache = try ResponseCache.open(path: reader.cachePath)
                 for id in ["OL1W", "OL2W"] {
-                    try cache.store(CacheEntry(key: "https://openlibrary.org/works/\(id).json", service: "openlibrary",
+                    try await cache.store(CacheEntry(key: "https://openlibrary.org/works/\(id).json", service: "openlibrary",
                                                url: "https://openlibrary.org/works/\(id).json", status: 200,
                                                body: Data(#"{"title": "t"}"#.utf8), fetchedAt: Date()), sizeLimit: nil)
                 }
