@@ -15,7 +15,7 @@ import TestSupport
         let proxies: ProxySettings
         do throws(ReaderError) { proxies = try ProxySettings(environment: ["http_proxy": proxyURL]) } catch { throw error }
         let request = HTTPRequest(url: try #require(URL(string: "http://service.invalid/api/films/")))
-        return try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: proxies)) { transport in
+        return await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: proxies)) { transport in
             do throws(TransportFailure) {
                 let response = try await transport.send(request, deadline: ContinuousClock.now.advanced(by: .seconds(60)))
                 Issue.record("expected a failure, got \(response.status)")
