@@ -109,8 +109,11 @@ extension ReaderError {
                 return "the proxy \(failure.proxyShown) asks for credentials (407 Proxy Authentication Required)"
                     + (failure.proxy?.contains(":***@") == true ? ": it refused the user name and password given" : ": none were given")
             case .proxyRefused:
+                // AsyncHTTPClient names a 407 alone, and some proxies (tinyproxy) answer wrong
+                // credentials with a 401: given credentials may be why, which only the proxy knows.
                 return "the proxy \(failure.proxyShown) refused to open a connection to \(TerminalText.sanitise(failure.address, maxLength: 262))"
                     + ": it answered with an error of its own"
+                    + (failure.proxy?.contains(":***@") == true ? ", which may be its refusal of the user name and password given" : "")
             }
         case .status(let failure):
             let name = HTTPStatusName.phrase(for: failure.status)
@@ -324,7 +327,8 @@ extension TransportFailure {
         case .proxyAuthenticationRequired:
             return .plain("give the proxy's user name and password in \(named), as http://user:password@host:port (percent-encode @, : and / in them)")
         case .proxyRefused:
-            return .plain("the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
+            let credentials = proxy?.contains(":***@") == true ? "check the user name and password in \(named); otherwise " : ""
+            return .plain(credentials + "the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
         default:
             return .plain("check that the proxy in \(named) is running and its address is right, or name the host in NO_PROXY to connect directly")
         }

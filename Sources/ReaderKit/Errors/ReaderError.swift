@@ -93,7 +93,8 @@ public struct TransportFailure: Sendable, Equatable {
         case proxyAuthenticationRequired = 1307
         /// The proxy answered the request for a tunnel to the service with an error of its own
         /// (its rules forbid that host or port, or it cannot reach it itself: a 403 or a 502 from
-        /// the proxy), or with something that is not HTTP.
+        /// the proxy), or with something that is not HTTP. Some proxies refuse wrong credentials so
+        /// (tinyproxy answers them 401): when credentials were given, the message says they may be why.
         case proxyRefused = 1308
     }
 

@@ -53,6 +53,9 @@ public struct AsyncHTTPTransport: HTTPTransport {
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .size(maximumBodySize))
         configuration.httpVersion = .http1Only
+        // A status under 100 crashes AsyncHTTPClient (StatusUnder100Handler): every HTTP/1.1
+        // connection, the only version asked for, direct or through a proxy's tunnel, refuses it.
+        configuration.http1_1ConnectionDebugInitializer = { channel in StatusUnder100Handler.install(on: channel) }
         // A refused connection or an unknown host fails at once with its real cause, instead of
         // being retried inside the client until the connect timeout; ReaderKit's RetryPolicy decides.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -149,12 +152,6 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 failure = await Self.readingTheCertificate(of: failure, url: request.url, deadline: nioDeadline)
             }
             throw failure
-        }
-        // A status line under 100 (`000`, `099`) is no HTTP status, though AsyncHTTPClient passes
-        // it on as one: a malformed status line, as the parser's own refusals are.
-        guard answer.status >= 100 else {
-            throw TransportFailure(.badServerResponse, host: host, port: port, detail: "the status line's status is \(answer.status)",
-                                   fault: "bytes that are not an HTTP answer")
         }
         return answer
     }
@@ -261,6 +258,9 @@ public struct AsyncHTTPTransport: HTTPTransport {
         if error is NIOHTTPDecompression.ExtraDecompressionError {
             return failure(.badServerResponse, fault: notTheGzipItSays)
         }
+        // A status line under 100 (`000`, `099`) is no HTTP status: malformed, as the parser's own
+        // refusals of a status line are.
+        if error is StatusUnder100Error { return failure(.badServerResponse, fault: "bytes that are not an HTTP answer") }
         if let parserError = error as? HTTPParserError {
             if parserError == .invalidEOFState || parserError == .closedConnection { return failure(.connectionLost) }
             return failure(.badServerResponse, fault: fault(parserError))

@@ -52,22 +52,73 @@ struct ProxyEndToEndTests {
         }
     }
 
-    /// Without credentials tinyproxy answers 407, with wrong ones 401: both are the proxy asking.
-    @Test(arguments: [nil, "not-the-password"])
-    func aProxyAskingForCredentialsIsT1307AndExit78(_ given: String?) async throws {
+    /// Without credentials tinyproxy answers 407: the proxy asking for them.
+    @Test func aProxyAskingForCredentialsIsT1307AndExit78() async throws {
         try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
             try await withTestServer(Fixtures.route) { server in
-                let address = given.map { "http://\(Self.user):\($0)@127.0.0.1:\(proxy.port)" } ?? proxy.url
-                let reader = reader(server, proxy: address, variable: "http_proxy")
+                let reader = reader(server, proxy: proxy.url, variable: "http_proxy")
                 let result = try await reader.run("films", "--retries", "0")
                 #expect(result.status == 78, "\(result.stderr)")
                 #expect(result.stderr.contains("T1307"), "\(result.stderr)")
-                #expect(result.stderr.contains("the proxy http://\(given == nil ? "" : "\(Self.user):***@")127.0.0.1:\(proxy.port) (from http_proxy) asks for credentials"),
+                #expect(result.stderr.contains("the proxy http://127.0.0.1:\(proxy.port) (from http_proxy) asks for credentials (407 Proxy Authentication Required): none were given"),
                         "\(result.stderr)")
                 #expect(!result.stderr.contains("cannot find host"))
                 #expect(server.requests.isEmpty)
                 let json = try await reader.run("films", "--retries", "0", "--json")
                 #expect(json.errorJSON?["code"] as? String == "T1307", "\(json.stderr)")
+            }
+        }
+    }
+
+    /// A proxy that answers 407 to the credentials given (a loopback stub: tinyproxy answers them
+    /// 401) refused them: T1307, exit 78, the password never shown.
+    @Test func aProxyRefusingTheCredentialsWith407IsT1307AndExit78() async throws {
+        try await withTestServer({ _ in .respond(status: 407, headers: [("Proxy-Authenticate", #"Basic realm="stub""#)], body: []) }) { proxy in
+            try await withTestServer(Fixtures.route) { server in
+                let reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)", variable: "http_proxy")
+                for arguments in [["films", "--retries", "0"], ["films", "--retries", "0", "-v"]] {
+                    let result = try await reader.run(arguments)
+                    #expect(result.status == 78, "\(arguments): \(result.stderr)")
+                    #expect(result.stderr.contains("error T1307: the proxy http://\(Self.user):***@127.0.0.1:\(proxy.port) (from http_proxy) asks for credentials (407 Proxy Authentication Required): it refused the user name and password given\n"),
+                            "\(arguments): \(result.stderr)")
+                    expectNoPassword(result, "\(arguments)")
+                }
+                #expect(proxy.requests.allSatisfy { $0.method == "CONNECT" } && proxy.requests.count == 2, "\(proxy.requests.map(\.method))")
+                #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
+    /// tinyproxy (1.11) answers wrong credentials with 401, not 407, which AsyncHTTPClient reports
+    /// without the status, as any refusal of a tunnel: the proxy refused it (T1308, exit 69), and
+    /// the message and hint say the credentials given may be why.
+    @Test func wrongCredentialsToTinyproxyAreItsRefusalNamingThemAndExit69() async throws {
+        try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
+            try await withTestServer(Fixtures.route) { server in
+                let reader = reader(server, proxy: "http://\(Self.user):not-the-password@127.0.0.1:\(proxy.port)", variable: "http_proxy")
+                let result = try await reader.run("films", "--retries", "0")
+                #expect(result.status == 69, "\(result.stderr)")
+                #expect(result.stderr.hasPrefix("error T1308: the proxy http://\(Self.user):***@127.0.0.1:\(proxy.port) (from http_proxy) refused to open a connection to 127.0.0.1:\(server.port): it answered with an error of its own, which may be its refusal of the user name and password given\n"),
+                        "\(result.stderr)")
+                #expect(result.stderr.contains("hint: check the user name and password in http_proxy; otherwise"), "\(result.stderr)")
+                #expect(!result.stderr.contains("not-the-password"), "\(result.stderr)")
+                #expect(server.requests.isEmpty)
+                let json = try await reader.run("films", "--retries", "0", "--json")
+                #expect(json.errorJSON?["code"] as? String == "T1308", "\(json.stderr)")
+            }
+        }
+    }
+
+    /// A status under 100 from the service, through the proxy's tunnel: a malformed status line,
+    /// T1011, exit 76, as directly; not a crash.
+    @Test func aStatusUnder100ThroughTheProxyIsT1011AndExit76() async throws {
+        try await withTinyProxy { proxy in
+            try await withTestServer({ _ in .raw(Array("HTTP/1.1 099 X\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8)) }) { server in
+                let result = try await reader(server, proxy: proxy.url).run("films", "--retries", "0")
+                #expect(result.status == 76, "\(result.stderr)")
+                #expect(result.stderr.hasPrefix("error T1011: 127.0.0.1 answered outside HTTP: bytes that are not an HTTP answer (through the proxy http://127.0.0.1:\(proxy.port) (from HTTP_PROXY))\n"),
+                        "\(result.stderr)")
+                #expect(proxy.sawConnect(toPort: server.port), "the proxy's log: \(proxy.log)")
             }
         }
     }

@@ -70,12 +70,11 @@ struct ProxyTransportTests {
         }
     }
 
-    @Test(arguments: [nil, "wrong-password"])
-    func aProxyAskingForCredentialsIsT1307(_ given: String?) async throws {
+    /// tinyproxy answers a CONNECT without credentials with 407.
+    @Test func aProxyAskingForCredentialsIsT1307() async throws {
         try await withTinyProxy(basicAuth: (user: "alice", password: Self.password)) { proxy in
             try await withTestServer { _ in .json(Array("{}".utf8)) } body: { server in
-                let address = given.map { "http://alice:\($0)@127.0.0.1:\(proxy.port)" } ?? proxy.url
-                let transport = AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: try proxies(["http_proxy": address]))
+                let transport = AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: try proxies(["http_proxy": proxy.url]))
                 try await withShutdown(of: transport) { transport in
                     guard case .failure(let failure) = try await send(server.baseURL + "/", through: transport) else {
                         Issue.record("the proxy let the request through")
@@ -85,12 +84,57 @@ struct ProxyTransportTests {
                     #expect(error.code.description == "T1307")
                     #expect(error.exitCode == .configuration)
                     #expect(error.failureClass == .refusedByProxy)
-                    let shown = given == nil ? "http://127.0.0.1:\(proxy.port)" : "http://alice:***@127.0.0.1:\(proxy.port)"
-                    let why = given == nil ? "none were given" : "it refused the user name and password given"
-                    #expect(error.message == "the proxy \(shown) (from http_proxy) asks for credentials (407 Proxy Authentication Required): \(why)")
+                    #expect(error.message == "the proxy http://127.0.0.1:\(proxy.port) (from http_proxy) asks for credentials (407 Proxy Authentication Required): none were given")
                     #expect(error.suggestion.contains("http_proxy"))
                 }
                 #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
+    /// tinyproxy (1.11) answers a CONNECT with wrong credentials 401, not 407, which
+    /// AsyncHTTPClient reports as an invalid proxy response, without its status: the proxy
+    /// refused the tunnel (T1308), and the credentials given may be why.
+    @Test func wrongCredentialsAreTheProxysRefusalNamingThem() async throws {
+        try await withTinyProxy(basicAuth: (user: "alice", password: Self.password)) { proxy in
+            try await withTestServer { _ in .json(Array("{}".utf8)) } body: { server in
+                let transport = AsyncHTTPTransport(connectTimeout: .seconds(30),
+                                                   proxies: try proxies(["http_proxy": "http://alice:wrong-password@127.0.0.1:\(proxy.port)"]))
+                try await withShutdown(of: transport) { transport in
+                    guard case .failure(let failure) = try await send(server.baseURL + "/", through: transport) else {
+                        Issue.record("the proxy let the request through")
+                        return
+                    }
+                    let error = ReaderError.transport(failure)
+                    #expect(error.code.description == "T1308", "\(failure)")
+                    #expect(error.exitCode == .unavailable)
+                    #expect(error.message == "the proxy http://alice:***@127.0.0.1:\(proxy.port) (from http_proxy) refused to open a connection to 127.0.0.1:\(server.port): it answered with an error of its own, which may be its refusal of the user name and password given")
+                    #expect(error.suggestion.hasPrefix("check the user name and password in http_proxy; otherwise the proxy's rules may forbid"), "\(error.suggestion)")
+                    #expect(!"\(error.message) \(error.suggestion) \(error.technicalDetail)".contains("wrong-password"))
+                }
+                #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
+    /// Through a tunnel, a status under 100 is refused as directly (StatusUnder100Handler): a
+    /// malformed status line from the service, T1011, on the proxy's connection.
+    @Test func aStatusUnder100ThroughTheProxyIsT1011NamingTheProxy() async throws {
+        let bytes = Array("HTTP/1.1 099 X\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8)
+        try await withTinyProxy { proxy in
+            try await withTestServer { _ in .raw(bytes) } body: { server in
+                let transport = AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: try proxies(["http_proxy": proxy.url]))
+                try await withShutdown(of: transport) { transport in
+                    guard case .failure(let failure) = try await send(server.baseURL + "/", through: transport) else {
+                        Issue.record("a status of 099 was taken as an answer")
+                        return
+                    }
+                    let error = ReaderError.transport(failure)
+                    #expect(error.code.description == "T1011", "\(failure)")
+                    #expect(error.exitCode == .protocolError)
+                    #expect(error.message == "127.0.0.1 answered outside HTTP: bytes that are not an HTTP answer (through the proxy http://127.0.0.1:\(proxy.port) (from http_proxy))")
+                }
+                #expect(proxy.sawConnect(toPort: server.port), "the proxy's log: \(proxy.log)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import ReaderKit
 import TestSupport
@@ -137,9 +138,9 @@ import TestSupport
         }
     }
 
-    /// A status under 100 is no interim answer: AsyncHTTPClient took it for one and trapped on
-    /// the body that followed (found by the attack on issue 21; `vendor/README.md`). It is a
-    /// malformed status line, T1011, as every other one is (issue 30 item 19: it was `H0`, `H99`).
+    /// A status under 100 is no interim answer: AsyncHTTPClient takes it for one and traps on the
+    /// body that follows (found by the attack on issue 21); StatusUnder100Handler refuses it first.
+    /// It is a malformed status line, T1011, as every other one is (issue 30 item 19: it was `H0`, `H99`).
     @Test(arguments: ["099", "000", "050"])
     func aStatusUnder100IsAMalformedStatusLineNotATrap(_ status: String) async throws {
         let bytes = Array("HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8)
@@ -148,7 +149,32 @@ import TestSupport
                 let failure = try await failure(of: server.baseURL + "/", through: transport)
                 let error = ReaderError.transport(failure)
                 #expect(error.code.description == "T1011", "\(status): \(failure)")
+                #expect(error.exitCode == .protocolError, "\(status)")
                 #expect(error.message == "127.0.0.1 answered outside HTTP: bytes that are not an HTTP answer", "\(status)")
+                #expect(failure.detail == "the status line's status is \(Int(status) ?? -1)", "\(status)")
+            }
+        }
+    }
+
+    /// The refused answer's connection is closed and its body never read: the transport's next
+    /// request, on a new connection, gets its answer.
+    @Test func afterAStatusUnder100TheNextRequestIsAnswered() async throws {
+        let answered = NIOLockedValueBox(0)
+        try await withTestServer { _ in
+            let first = answered.withLockedValue { count in
+                defer { count += 1 }
+                return count == 0
+            }
+            let status = first ? "099 X" : "200 OK"
+            return .raw(Array("HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8))
+        } body: { server in
+            try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(60))) { transport in
+                let failure = try await failure(of: server.baseURL + "/", through: transport)
+                #expect(ReaderError.transport(failure).code.description == "T1011", "\(failure)")
+                let response = try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/")!),
+                                                        deadline: ContinuousClock.now.advanced(by: .seconds(60)))
+                #expect(response.status == 200)
+                #expect(String(decoding: response.body, as: UTF8.self) == "{}")
             }
         }
     }
