@@ -16,13 +16,13 @@ import TestSupport
         }
     }
 
-    @Test func progressNamesTheServiceAndPhaseAndNoTotalMoves() async throws {
+    @Test(.replaysRecordings) func progressNamesTheServiceAndPhaseAndNoTotalMoves() async throws {
         // Given all of SWAPI: 6 collections, 28 pages (6 first ones, 22 more), 260 resources.
         let data = SWAPIDataSet()
         // And r/python's 102 posts, each with comments.
         try await withTestServer { request in
             request.path.hasPrefix("/comments/") ? .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json"))
-                : data.reply(to: request) ?? Fixtures.route(request)
+                : data.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 
@@ -59,7 +59,7 @@ import TestSupport
                 return .json(Array(#"{"detail": "Not found"}"#.utf8), status: 404)
             }
             if parts.count == 3, parts[1] == "starships" { return .close }
-            return data.reply(to: request) ?? Fixtures.route(request)
+            return data.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 
@@ -91,11 +91,11 @@ import TestSupport
         }
     }
 
-    @Test func aHundredDifferentNotFoundsAreNotToldAsTheFirstOne() async throws {
+    @Test(.replaysRecordings) func aHundredDifferentNotFoundsAreNotToldAsTheFirstOne() async throws {
         // Given r/python's 102 posts, each of whose comments answers Reddit's 404.
         try await withTestServer { request in
             request.path.hasPrefix("/comments/")
-                ? .json(Fixtures.bytes("reddit/error_404_not_found_r_a_plus_b.json"), status: 404) : Fixtures.route(request)
+                ? .json(Fixtures.bytes("reddit/error_404_not_found_r_a_plus_b.json"), status: 404) : SampleAPI.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 

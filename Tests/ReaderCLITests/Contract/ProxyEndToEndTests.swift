@@ -25,7 +25,7 @@ struct ProxyEndToEndTests {
 
     @Test func filmsAndPostsGoThroughTheProxy() async throws {
         try await withTinyProxy { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: proxy.url)
                 let films = try await reader.run("films")
                 #expect(films.status == 0, "\(films.stderr)")
@@ -41,7 +41,7 @@ struct ProxyEndToEndTests {
 
     @Test func noProxyGoesAroundTheProxy() async throws {
         try await withTinyProxy { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 var reader = reader(server, proxy: proxy.url)
                 reader.environment["no_proxy"] = "example.org,127.0.0.1"
                 let films = try await reader.run("films")
@@ -56,7 +56,7 @@ struct ProxyEndToEndTests {
     @Test(arguments: [nil, "not-the-password"])
     func aProxyAskingForCredentialsIsT1307AndExit78(_ given: String?) async throws {
         try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let address = given.map { "http://\(Self.user):\($0)@127.0.0.1:\(proxy.port)" } ?? proxy.url
                 let reader = reader(server, proxy: address, variable: "http_proxy")
                 let result = try await reader.run("films", "--retries", "0")
@@ -74,7 +74,7 @@ struct ProxyEndToEndTests {
 
     @Test func theRightCredentialsGetThroughAndAreNeverShown() async throws {
         try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)")
                 for arguments in [["films", "-v"], ["films", "--json", "-v", "--refresh"], ["config"], ["config", "--json"],
                                   ["status"], ["status", "--json"]] {
@@ -90,7 +90,7 @@ struct ProxyEndToEndTests {
     @Test func anUnreachableProxyIsT1306AndNamesTheProxyNotTheService() async throws {
         let closed = try TestServer.ReservedPort()
         defer { close(closed.socket) }
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(closed.port)", variable: "HTTPS_PROXY")
             // The services are http:// here: ALL_PROXY would carry them, HTTPS_PROXY does not.
             var allProxy = reader
@@ -109,7 +109,7 @@ struct ProxyEndToEndTests {
     }
 
     @Test func aProxyReaderCannotUseIsR1002BeforeAnyRequest() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = reader(server, proxy: "socks5://\(Self.user):\(Self.password)@127.0.0.1:1080", variable: "ALL_PROXY")
             let result = try await reader.run("films")
             #expect(result.status == 78, "\(result.stderr)")
@@ -123,7 +123,7 @@ struct ProxyEndToEndTests {
 
     @Test func configAndStatusSayWhichProxyEachServiceUses() async throws {
         try await withTinyProxy { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 var reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)")
                 reader.environment["READER_REDDIT_URL"] = "http://localhost:\(server.port)"
                 reader.environment["NO_PROXY"] = "localhost"
