@@ -22,7 +22,7 @@ import TestSupport
         // And r/python's 102 posts, each with comments.
         try await withTestServer { request in
             request.path.hasPrefix("/comments/") ? .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json"))
-                : data.route(request)
+                : data.reply(to: request) ?? Fixtures.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 
@@ -59,7 +59,7 @@ import TestSupport
                 return .json(Array(#"{"detail": "Not found"}"#.utf8), status: 404)
             }
             if parts.count == 3, parts[1] == "starships" { return .close }
-            return data.route(request)
+            return data.reply(to: request) ?? Fixtures.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 
@@ -95,7 +95,7 @@ import TestSupport
         // Given r/python's 102 posts, each of whose comments answers Reddit's 404.
         try await withTestServer { request in
             request.path.hasPrefix("/comments/")
-                ? .json(Fixtures.bytes("reddit/error_404_not_found_r_a_plus_b.json"), status: 404) : SampleAPI.route(request)
+                ? .json(Fixtures.bytes("reddit/error_404_not_found_r_a_plus_b.json"), status: 404) : Fixtures.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 

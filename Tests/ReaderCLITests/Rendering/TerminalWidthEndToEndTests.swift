@@ -13,7 +13,7 @@ import TestSupport
         if request.path == "/comments/2xmo63.json" {
             return .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json"), headers: [("Cache-Control", "max-age=0, must-revalidate")])
         }
-        return SampleAPI.route(request)
+        return Fixtures.route(request)
     }
 
     /// Every line a terminal shows for `arguments` with stdout and stderr on it.
