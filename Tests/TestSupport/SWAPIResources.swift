@@ -49,7 +49,7 @@ public enum SWAPIResources {
                           "director": "George Lucas", "producer": "Gary Kurtz, Rick McCallum",
                           "release_date": "19\(77 + (id - 1) % 6 * 3)-05-25",
                           "characters": links("people", [1, 2, 3]), "planets": links("planets", [1, 2]),
-                          "starships": links("starships", [2, 3]), "vehicles": links("vehicles", [4, 6]),
+                          "starships": links("starships", [2, 3, 5]), "vehicles": links("vehicles", [4, 6]),
                           "species": links("species", [1, 2])]) { $1 }
         case "people":
             fields.merge(["name": name, "height": "\(150 + id % 50)", "mass": "\(60 + id % 40)", "hair_color": "blond",
