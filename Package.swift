@@ -175,6 +175,7 @@ let package = Package(
             dependencies: [
                 "ReaderTerminal",
                 "ReaderKit",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -56,8 +56,8 @@ public enum CacheRowFuzzing {
             _ = Reader.Cache.Stats.render(statistics, now: now)
             _ = try? ReaderJSON.makeEncoder().encode(statistics)
         }
-        if selector & 16 != 0 { _ = try? cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
-        if selector & 32 != 0 { _ = try? cache.clear() }
+        if selector & 16 != 0 { _ = try? await cache.prune(fetchedBefore: now.addingTimeInterval(-86_400)) }
+        if selector & 32 != 0 { _ = try? await cache.clear() }
         AnswerFuzzing.readFiles(input, in: WholePathFuzzing.folder)
         return outcome
     }

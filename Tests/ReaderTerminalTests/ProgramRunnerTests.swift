@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import TestSupport
 @testable import ReaderTerminal
 
 extension OnAPseudoTerminal {
@@ -182,7 +183,7 @@ final class Counted: @unchecked Sendable {
     }
 
     func wait(forAtLeast count: Int) async -> Bool {
-        await eventually { self.current >= count }
+        await waitUntil(within: .seconds(20), every: .milliseconds(10)) { self.current >= count }
     }
 
     var current: Int {

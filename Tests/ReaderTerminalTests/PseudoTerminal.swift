@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import TestSupport
 
 /// The suites that borrow a terminal, one test at a time: a process has one terminal to borrow
 /// (``TerminalSession``), and its signal handlers are the process's.
@@ -114,16 +115,7 @@ final class PseudoTerminal: @unchecked Sendable {
     /// It polls, holding no thread: a thread of the pool blocked here could be the one the
     /// program under test needs.
     func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) async -> Bool {
-        await eventually(within: timeout) { self.output.contains(text) }
+        await waitUntil(within: timeout, every: .milliseconds(10)) { self.output.contains(text) }
     }
 }
 
-/// Whether `condition` comes true within `timeout`, asked every 10 ms without holding a thread.
-func eventually(within timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return condition() }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}

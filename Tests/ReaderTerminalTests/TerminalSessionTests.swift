@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import TestSupport
 @testable import ReaderTerminal
 
 extension OnAPseudoTerminal {
@@ -96,6 +97,6 @@ final class EventLog: @unchecked Sendable {
 
     /// Waits, up to a generous bound, for `count` events; whether they came.
     func wait(forCount count: Int) async -> Bool {
-        await eventually { self.all.count >= count }
+        await waitUntil(within: .seconds(20), every: .milliseconds(10)) { self.all.count >= count }
     }
 }

@@ -1,6 +1,11 @@
 import Foundation
 
 /// The real recorded responses in `../shared/fixtures`, read at test time (never copied here).
+///
+/// They live outside the repository, so a bare clone has none: a test that replays them says so
+/// with the trait `.replaysRecordings` (``mayReplay()``) and is skipped, by name, when they are not here;
+/// every other test makes its own data. With `READER_REQUIRE_RECORDINGS=1` (as `.ci/run` sets)
+/// their absence fails those tests instead.
 public enum Fixtures {
     /// The fixtures folder: `$READER_FIXTURES`, else `../shared/fixtures` beside the package.
     public static var directory: URL {
@@ -10,37 +15,63 @@ public enum Fixtures {
             .deletingLastPathComponent().appendingPathComponent("shared/fixtures")
     }
 
-    /// The bytes of `name`, such as `swapi/films.json`. Without them no test can mean anything:
-    /// a missing folder or file ends the test run with a message saying where they were looked for
-    /// and how to provide them (not a trap with a backtrace).
+    /// Whether the recordings are here: the folder holds the `swapi/` and `reddit/` ones.
+    public static var areHere: Bool {
+        ["swapi/root.json", "reddit/listing_r_python_hot.json"].allSatisfy {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
+        }
+    }
+
+    /// Whether a run must have them (`READER_REQUIRE_RECORDINGS=1`): then a test that replays them
+    /// fails when they are missing, rather than being skipped.
+    public static var areRequired: Bool {
+        ProcessInfo.processInfo.environment["READER_REQUIRE_RECORDINGS"] == "1"
+    }
+
+    /// Where the recordings were looked for and how to provide them.
+    public static var whereTheyComeFrom: String {
+        """
+        the recorded responses (swapi/, reddit/, reddit-atom/) are not at \(directory.path). They are kept \
+        outside this repository: put them in ../shared/fixtures beside the package, or set READER_FIXTURES \
+        to their folder (READER_FIXTURES=/path/to/fixtures swift test)
+        """
+    }
+
+    /// Whether a test that replays the recordings may run (the condition of each test target's
+    /// `.replaysRecordings` trait): they are here; or they are not and the run requires them,
+    /// which throws (the test fails, saying where they come from).
+    public static func mayReplay() throws -> Bool {
+        if areHere { return true }
+        if areRequired { throw Missing(description: "READER_REQUIRE_RECORDINGS=1, but " + whereTheyComeFrom) }
+        return false
+    }
+
+    /// The recordings are missing where a run requires them.
+    struct Missing: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The bytes of `name`, such as `swapi/films.json`. A missing file is said on stderr, with
+    /// where they were looked for, and the bytes are then none, so that the test that asked fails
+    /// on what it expected (a test that reads the recordings carries `.replaysRecordings`).
     public static func bytes(_ name: String) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
-            var isFolder: ObjCBool = false
-            let folderExists = FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder) && isFolder.boolValue
-            missing(folderExists ? "the fixture \(name) is missing from \(directory.path)"
-                                 : "the test fixtures are not at \(directory.path)")
+            missing(areHere ? "the fixture \(name) is missing from \(directory.path)" : whereTheyComeFrom)
+            return []
         }
         return Array(data)
     }
 
-    private static func missing(_ what: String) -> Never {
-        let message = """
-
-            error: \(what).
-            The tests read the recorded responses of the shared fixtures (swapi/ and reddit/), kept outside
-            this repository: put them in ../shared/fixtures beside the package, or set READER_FIXTURES to
-            their folder (READER_FIXTURES=/path/to/fixtures swift test).
-
-            """
-        FileHandle.standardError.write(Data(message.utf8))
-        exit(78)
+    private static func missing(_ what: String) {
+        FileHandle.standardError.write(Data("\nerror: \(what).\n".utf8))
     }
 
     /// The file names in `folder` (`swapi` or `reddit`) with the given extension.
     public static func names(in folder: String, withExtension ext: String) -> [String] {
         // An empty list would let a test over every fixture pass having read none.
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path) else {
-            missing("the test fixtures are not at \(directory.path) (no \(folder)/ folder)")
+            missing(whereTheyComeFrom)
+            return []
         }
         return files.filter { $0.hasSuffix("." + ext) }.sorted().map { "\(folder)/\($0)" }
     }
@@ -97,3 +128,4 @@ public enum Fixtures {
 
     static let SWAPINames: Set<String> = ["films", "people", "planets", "species", "starships", "vehicles"]
 }
+

@@ -3,7 +3,7 @@ import Foundation
 /// SWAPI's people collection made large, for the memory benchmarks and the tests of reading it
 /// page by page: `pages` pages (of about 1 MB by default) in SWAPI's real shape (`count` = 10 ×
 /// pages, ten results a page, `next` and `previous` as SWAPI writes them, `search`), each person
-/// one of the recorded people with its own name, id and URL and a `films` list long enough to
+/// one of ``SWAPIResources``' people with its own name, id and URL and a `films` list long enough to
 /// weigh about 100 KB (3,200 links): a field the models read, so that the decoded values grow with
 /// the pages as the bodies do. Each person alone (`/api/people/ID/`, what a sync reads) has a
 /// tenth of that list, so that a sync of a hundred pages (a thousand people) stays a matter of
@@ -16,7 +16,7 @@ public struct PaddedPeople: Sendable {
 
     /// How many pages the collection has.
     public let pages: Int
-    /// The recorded people, each with its JSON.
+    /// The people of the first page, each with its JSON.
     private let templates: [(name: String, json: Data)]
     private let filmsListOnAPage: [UInt8]
     private let filmsListAlone: [UInt8]
@@ -30,8 +30,7 @@ public struct PaddedPeople: Sendable {
     ///   - filmsAlone: how many film links a person lists alone (`/api/people/ID/`).
     public init(pages: Int, filmsOnAPage: Int = 3_200, filmsAlone: Int = 320) {
         self.pages = pages
-        let page = (try? JSONSerialization.jsonObject(with: Data(Fixtures.bytes("swapi/people_page1.json")))) as? [String: Any]
-        let recorded = page?["results"] as? [[String: Any]] ?? []
+        let recorded = SWAPIResources.firstPage("people")
         templates = recorded.map { ($0["name"] as? String ?? "?", (try? JSONSerialization.data(withJSONObject: $0)) ?? Data()) }
         func films(_ count: Int) -> [UInt8] {
             Array(("[" + (0..<count).map { "\"https://swapi.dev/api/films/\($0 % 6 + 1)/\"" }.joined(separator: ",") + "]").utf8)
@@ -40,7 +39,7 @@ public struct PaddedPeople: Sendable {
         filmsListAlone = films(max(0, filmsAlone))
     }
 
-    /// The name of person `id` (ids run from 1 to ``count``): the recorded names first, then
+    /// The name of person `id` (ids run from 1 to ``count``): the first page's names first, then
     /// those names numbered.
     private func name(of id: Int) -> String {
         guard !templates.isEmpty else { return "Person \(id)" }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A complete SWAPI built from the fixtures' shape: every collection with its real size (people
+/// A complete SWAPI in the recordings' shape (written by the tests, ``SWAPIResources``): every collection with its real size (people
 /// 82, planets 60, films 6, species 37, vehicles 39, starships 36; people has no 17), in pages of
 /// ten with `count`/`next`/`previous`, each resource by id, `search`, ETags answered with 304,
-/// and `{"detail":"Not found"}` for what does not exist. The first page's resources are the
-/// recorded ones; the rest are copies of them with their own name, id and URL.
+/// and `{"detail":"Not found"}` for what does not exist. The first page's resources are
+/// ``SWAPIResources``'; the rest are copies of them with their own name, id and URL.
 public final class SWAPIDataSet: Sendable {
     public static let sizes: [String: Int] = ["people": 82, "planets": 60, "films": 6, "species": 37, "vehicles": 39, "starships": 36]
 
@@ -14,9 +14,7 @@ public final class SWAPIDataSet: Sendable {
     public init() {
         var resources: [String: [(id: Int, body: [UInt8], name: String)]] = [:]
         for (collection, size) in Self.sizes {
-            let file = collection == "films" ? "swapi/films.json" : "swapi/\(collection)_page1.json"
-            let page = (try? JSONSerialization.jsonObject(with: Data(Fixtures.bytes(file)))) as? [String: Any]
-            let templates = page?["results"] as? [[String: Any]] ?? []
+            let templates = SWAPIResources.firstPage(collection)
             var ids = Array(1...(size + (collection == "people" ? 1 : 0)))
             if collection == "people" { ids.removeAll { $0 == 17 } }
             resources[collection] = ids.enumerated().map { index, id in
@@ -41,7 +39,7 @@ public final class SWAPIDataSet: Sendable {
         guard request.path.hasPrefix("/api/") else { return nil }
         let parts = request.path.dropFirst("/api/".count).split(separator: "/").map(String.init)
         guard let collection = parts.first, let all = resources[collection] else {
-            return .respond(status: 404, headers: [("Content-Type", "text/html")], body: Fixtures.bytes("swapi/unknown_resource_404.html"))
+            return .respond(status: 404, headers: [("Content-Type", "text/html")], body: SWAPIResources.notFoundPage)
         }
         if parts.count == 2 {
             guard let id = Int(parts[1]), let item = all.first(where: { $0.id == id }) else { return notFound }
@@ -62,6 +60,11 @@ public final class SWAPIDataSet: Sendable {
             + "\"previous\": \(page > 1 ? link(page - 1) : "null"), \"results\": ["
             + slice.map { String(decoding: $0.body, as: UTF8.self) }.joined(separator: ", ") + "]}"
         return answer(Array(body.utf8), to: request)
+    }
+
+    /// Answers a request like SWAPI under `/api/`, and anything else with an HTML 404.
+    public func route(_ request: TestServer.Request) -> TestServer.Reply {
+        reply(to: request) ?? .respond(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html><title>404</title></html>".utf8))
     }
 
     private var notFound: TestServer.Reply {

@@ -51,6 +51,11 @@ public final class TemporaryFolder: Sendable {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// A cache file not yet made, in a folder not yet made, in this folder: each call a new one.
+    public func cachePath() -> String {
+        url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
+    }
+
     deinit {
         Self.makeWritable(url)
         try? FileManager.default.removeItem(at: url)

@@ -54,7 +54,7 @@ public final class TinyProxy: ShutsDown, @unchecked Sendable {
         process.arguments = ["-d", "-c", configPath.path]
         // What it says of a config it refuses (a password of characters its parser does not take).
         let errors = folder.url.appendingPathComponent("tinyproxy.err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()

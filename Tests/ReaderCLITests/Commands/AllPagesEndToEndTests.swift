@@ -30,7 +30,7 @@ import TestSupport
 
     @Test func everyItemIsWrittenAsEverOnlineAndOffline() async throws {
         // Given a people collection of 12 large pages
-        try await withTestServer { Self.people.reply(to: $0) ?? Fixtures.route($0) } body: { server in
+        try await withTestServer { Self.people.reply(to: $0) ?? SampleAPI.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
             let expected = try Self.expectedItems()
             #expect(expected.utf8.count > 4 << 20, "more than is kept in memory")
@@ -68,7 +68,7 @@ import TestSupport
             if request.path == "/api/people/", request.query["page"] == "11" {
                 return .respond(status: 500, headers: [("Content-Type", "text/html")], body: Array("<h1>Server Error (500)</h1>".utf8))
             }
-            return Self.people.reply(to: request) ?? Fixtures.route(request)
+            return Self.people.reply(to: request) ?? SampleAPI.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 
@@ -92,7 +92,7 @@ import TestSupport
         // Given 12 large pages, and files limited to 2 MB or less (`ulimit -f`; the signal it
         // raises ignored, so that a write past it fails with EFBIG); a cache too small to store
         // a page, so that the cache's own file stays within the limit
-        try await withTestServer { Self.people.reply(to: $0) ?? Fixtures.route($0) } body: { server in
+        try await withTestServer { Self.people.reply(to: $0) ?? SampleAPI.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
             let limited = ["/bin/sh", "-c", #"trap '' XFSZ; ulimit -f 2048; exec "$0" "$@""#]
 

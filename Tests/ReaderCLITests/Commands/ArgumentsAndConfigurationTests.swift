@@ -10,7 +10,7 @@ import TestSupport
         ["films", "--search", ""], ["films", "--timeout", "0"], ["films", "--offline", "--refresh"], ["nosuchcommand"],
     ])
     func invalidArgumentsExit64WithoutARequest(arguments: [String]) async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let result = try await ReaderProcess(server: server).run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.hasPrefix("error R1001:"))

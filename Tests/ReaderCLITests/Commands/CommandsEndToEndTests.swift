@@ -6,7 +6,7 @@ import TestSupport
 /// `reader status`, `--wait`, colour, completions, the man page and every command's help.
 @Suite(.processSlot) struct CommandsEndToEndTests {
     @Test func statusChecksEachServiceStepByStepAndExitsZeroWhenAllAreReachable() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             _ = try await reader.run("films")
             let result = try await reader.run("status")
@@ -27,7 +27,7 @@ import TestSupport
     }
 
     @Test func statusNamesTheFirstFailureAndExitsWithItsCode() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             // SWAPI on a port where nothing listens; Reddit answering 503.
             try await withTestServer { _ in .json(Array("{}".utf8), status: 503) } body: { unavailable in
                 let reader = ReaderProcess(server: server, swapiURL: "http://127.0.0.1:9/api", redditURL: unavailable.baseURL)
@@ -51,7 +51,7 @@ import TestSupport
         let server = NIOLockedValueBox<TestServer?>(nil)
         let (running, waiting) = try await reader.launch(["films", "--wait", "--timeout", "60s"],
                                                          untilStandardErrorContains: "waiting for it",
-                                                         whenSeen: { _ in server.withLockedValue { $0 = try? TestServer(blockingOn: port, Fixtures.route) } })
+                                                         whenSeen: { _ in server.withLockedValue { $0 = try? TestServer(blockingOn: port, SampleAPI.route) } })
         let result = await running.wait()
         #expect(waiting, "reader never said it was waiting: \(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
@@ -69,7 +69,7 @@ import TestSupport
     }
 
     @Test func colourOnlyOnATerminalWithoutNoColor() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             reader.environment["TERM"] = "xterm-256color"
             let coloured = try await reader.runOnTerminal(["films"], streams: .standardOutput)

@@ -83,7 +83,7 @@ import TestSupport
         #expect(file?["path"] as? String == path && file?["found"] as? Bool == true)
     }
 
-    @Test func theCommandsUseTheFileAndTheEnvironmentOverridesIt() async throws {
+    @Test(.replaysRecordings) func theCommandsUseTheFileAndTheEnvironmentOverridesIt() async throws {
         try await withTestServer(Fixtures.route) { server in
             let (fromFile, _) = try Self.reader(config: "[swapi]\nurl = \"\(server.baseURL)/api\"\n")
             // The file's URL is used when the environment names none.
@@ -250,7 +250,7 @@ import TestSupport
         #expect(films.status == 69 && films.stderr.hasPrefix("error C1001"), "the file is read, the command runs: \(films.stderr)")
     }
 
-    @Test func syncWithoutArgumentsSyncsWhatTheFileNames() async throws {
+    @Test(.replaysRecordings) func syncWithoutArgumentsSyncsWhatTheFileNames() async throws {
         try await withTestServer(Fixtures.route) { server in
             let (base, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nsubreddits = [\"python\"]\n")
             let result = try await base.run("sync", "--retries", "0")
@@ -261,7 +261,7 @@ import TestSupport
         }
     }
 
-    @Test func syncWithoutArgumentsOrAFileSaysWhatItNeeds() async throws {
+    @Test(.replaysRecordings) func syncWithoutArgumentsOrAFileSaysWhatItNeeds() async throws {
         try await withTestServer(Fixtures.route) { server in
             let (reader, path) = try Self.reader(config: nil, server: server)
             let result = try await reader.run("sync")
@@ -272,7 +272,7 @@ import TestSupport
         }
     }
 
-    @Test func postsReadsTheFilesSubredditsAndHidesWhatItsFiltersName() async throws {
+    @Test(.replaysRecordings) func postsReadsTheFilesSubredditsAndHidesWhatItsFiltersName() async throws {
         try await withTestServer(Fixtures.route) { server in
             // r/python's recorded listing has 102 posts, three of them titled "PEP 5…".
             let (reader, _) = try Self.reader(config: """
@@ -296,7 +296,7 @@ import TestSupport
         }
     }
 
-    @Test func theFrontPageLosesTheHiddenSubreddits() async throws {
+    @Test(.replaysRecordings) func theFrontPageLosesTheHiddenSubreddits() async throws {
         try await withTestServer(Fixtures.route) { server in
             // The recorded front page: r/funny, r/todayilearned, r/NintendoSwitch, r/interestingasfuck, r/science.
             let (reader, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nhide-subreddits = [\"Funny\", \"science\"]\n")
@@ -308,7 +308,7 @@ import TestSupport
         }
     }
 
-    @Test func colourCanBeTurnedOffInTheFile() async throws {
+    @Test(.replaysRecordings) func colourCanBeTurnedOffInTheFile() async throws {
         try await withTestServer(Fixtures.route) { server in
             let (coloured, path) = try Self.reader(config: "[swapi]\nurl = \"\(server.baseURL)/api\"\n")
             let before = try await coloured.runOnTerminal(["films"], streams: [.standardOutput])
@@ -363,7 +363,7 @@ import TestSupport
     /// With `subreddits` in the file, plain `reader posts` reads them, not the front page: a
     /// subreddit Reddit does not know is hinted at as the file's, and a name given on the
     /// command line is told what reading without one does.
-    @Test func aSubredditNotFoundIsHintedAtAsTheConfigFilesWhenItWas() async throws {
+    @Test(.replaysRecordings) func aSubredditNotFoundIsHintedAtAsTheConfigFilesWhenItWas() async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("reddit/error_404_not_found_r_a_plus_b.json"), status: 404) } body: { server in
             let (reader, _) = try Self.reader(config: "[reddit]\nurl = \"\(server.baseURL)\"\nsubreddits = [\"nosuch\", \"gone\"]\n")
             let fromTheFile = "hint: check the spelling of the config file's subreddits (r/nosuch+gone); without them, 'reader posts' reads the front page"

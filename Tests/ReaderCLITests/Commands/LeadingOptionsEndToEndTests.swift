@@ -7,7 +7,7 @@ import TestSupport
 /// refuses it as it would after its name, and an unknown option is refused as before.
 @Suite(.processSlot) struct LeadingOptionsEndToEndTests {
     @Test func commonOptionsBeforeTheCommandMeanWhatTheyMeanAfterIt() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let online = try await reader.run("films")
             #expect(online.status == 0, "\(online.stderr)")
@@ -43,7 +43,7 @@ import TestSupport
     }
 
     @Test func noColorBeforeTheCommandTurnsColourOffOnATerminal() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let coloured = try await reader.runOnTerminal(["people", "1"], streams: [.standardOutput])
             #expect(coloured.status == 0 && coloured.stdout.contains("\u{1B}["), "the control run must colour")

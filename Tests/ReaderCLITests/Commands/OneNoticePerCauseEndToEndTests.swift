@@ -7,7 +7,7 @@ import TestSupport
 /// copy it holds instead of the same failure; copies of different ages made one line each
 /// ("12 times", "27 times", different ages). One line, with the oldest copy's age.
 @Suite(.processSlot) struct OneNoticePerCauseEndToEndTests {
-    @Test func copiesOfDifferentAgesServedForOneFailureAreOneNotice() async throws {
+    @Test(.replaysRecordings) func copiesOfDifferentAgesServedForOneFailureAreOneNotice() async throws {
         let server = try await TestServer(Fixtures.route)
         let reader = ReaderProcess(server: server)
         let first = try await reader.run("films", "1")

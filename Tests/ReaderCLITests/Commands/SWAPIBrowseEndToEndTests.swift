@@ -35,7 +35,7 @@ import TestSupport
 
     @Test func collectionsTableResourceAndLinkedNameOpenAndEscWalksBack() async throws {
         let data = SWAPIDataSet()
-        try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
+        try await withTestServer { data.route($0) } body: { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "swapi"])
             try await Self.walk(terminal)
         }
@@ -45,7 +45,7 @@ import TestSupport
         let data = SWAPIDataSet()
         // Every copy stale at once: only --offline keeps the screens from asking again.
         let stale: TestServer.Handler = { request in
-            guard case .respond(let status, let headers, let body)? = data.reply(to: request) else { return Fixtures.route(request) }
+            guard case .respond(let status, let headers, let body)? = data.reply(to: request) else { return SampleAPI.route(request) }
             return .respond(status: status, headers: headers + [("Cache-Control", "max-age=0")], body: body)
         }
         try await withTestServer(stale) { server in

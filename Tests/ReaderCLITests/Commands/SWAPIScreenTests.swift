@@ -86,7 +86,7 @@ import TestSupport
         #expect(grid[x: 0, y: 1].style.reverse && grid[x: 39, y: 1].style.reverse && !grid[x: 39, y: 2].style.reverse)
     }
 
-    @Test func collectionsShowEachCountAsItComesAndTheCodeOfOneThatFails() throws {
+    @Test(.replaysRecordings) func collectionsShowEachCountAsItComesAndTheCodeOfOneThatFails() throws {
         var screen = SWAPICollectionsScreen(swapi: Self.swapi)
         let people = try Self.decode(SWAPIPage<Person>.self, "swapi/people_page1.json")
         _ = screen.handle(.answer(id: "count:people", Self.loaded(people.count)), in: Self.large)
@@ -147,7 +147,7 @@ import TestSupport
 
     // MARK: - A collection
 
-    @Test func aCollectionLoadsEveryPageAndDrawsTheCommandsTable() throws {
+    @Test(.replaysRecordings) func aCollectionLoadsEveryPageAndDrawsTheCommandsTable() throws {
         var screen = SWAPICollectionScreen<Person>(swapi: Self.swapi)
         #expect(Self.describe(screen.start(in: Self.large)) == ["load list cacheFirst"])
         #expect(Self.text(screen, Self.small).hasPrefix("loading swapi/people…\n"))
@@ -191,7 +191,7 @@ import TestSupport
 
     /// Idle is idle: 10,000 rows are laid out when they come, when the filter or the width
     /// changes, never at a frame (a tick's, each second, used to lay the whole table out again).
-    @Test func aLongCollectionIsLaidOutOnceNotAtEveryFrame() throws {
+    @Test(.replaysRecordings) func aLongCollectionIsLaidOutOnceNotAtEveryFrame() throws {
         let recorded = try Self.decode(SWAPIPage<Person>.self, "swapi/people_page1.json").results
         let people = (0..<10_000).map { number in
             var person = recorded[number % recorded.count]
@@ -215,7 +215,7 @@ import TestSupport
         #expect(screen.laidOut?.lines.count == 12, "the header, 999 and 9990…9999")
     }
 
-    @Test func aCollectionScrollsFiltersAndOpensTheSelectedResource() throws {
+    @Test(.replaysRecordings) func aCollectionScrollsFiltersAndOpensTheSelectedResource() throws {
         var screen = SWAPICollectionScreen<Person>(swapi: Self.swapi)
         let page = try Self.decode(SWAPIPage<Person>.self, "swapi/people_page1.json")
         _ = screen.handle(.answer(id: "list", Self.loaded(page)), in: Self.small)
@@ -285,7 +285,7 @@ import TestSupport
         return screen
     }
 
-    @Test func aResourceLoadsThenAsksForTheNamesOfItsLinks() throws {
+    @Test(.replaysRecordings) func aResourceLoadsThenAsksForTheNamesOfItsLinks() throws {
         var screen = SWAPIDetailScreen<Person>(id: 1, swapi: Self.swapi)
         #expect(Self.describe(screen.start(in: Self.large)) == ["load resource cacheFirst"])
         #expect(screen.place == ["swapi/people/1"])
@@ -298,7 +298,7 @@ import TestSupport
         #expect(screen.place == ["swapi/people/1 · Luke Skywalker", "swapi/people/1"])
     }
 
-    @Test func aResourceShowsItsLinkedNamesGroupedTheFirstSelected() throws {
+    @Test(.replaysRecordings) func aResourceShowsItsLinkedNamesGroupedTheFirstSelected() throws {
         let screen = try Self.luke()
         #expect(Self.text(screen, Self.large) == Self.lukesFields + """
             Homeworld  Tatooine
@@ -320,7 +320,7 @@ import TestSupport
         #expect(Self.reversed(screen, Self.large) == ["Tatooine"])
     }
 
-    @Test func jAndKMoveAmongTheLinkedNamesAndEnterOpensTheSelectedOne() throws {
+    @Test(.replaysRecordings) func jAndKMoveAmongTheLinkedNamesAndEnterOpensTheSelectedOne() throws {
         var screen = try Self.luke()
         #expect(Self.describe(screen.handle(.key(.enter), in: Self.small)) == ["push swapi/planets/1 SWAPIDetailScreen<Planet>"])
         _ = screen.handle(.key(.character("j")), in: Self.small)
@@ -345,7 +345,7 @@ import TestSupport
         #expect(Self.reversed(screen, Self.small) == ["Tatooine"])
     }
 
-    @Test func aNameFromTheServerIsSanitisedBeforeTheScreen() throws {
+    @Test(.replaysRecordings) func aNameFromTheServerIsSanitisedBeforeTheScreen() throws {
         var screen = SWAPIDetailScreen<Person>(id: 1, swapi: Self.swapi)
         _ = screen.handle(.answer(id: "resource", Self.loaded(try Self.decode(Person.self, "swapi/people_1.json"))), in: Self.large)
         var names = LinkedNames()
@@ -379,7 +379,7 @@ import TestSupport
         #expect(SWAPIBrowsing.screen(for: .resource(.starships, id: 10), browsing: Self.swapi).place == ["swapi/starships/10"])
     }
 
-    @Test func anUnknownCollectionIsR1001WithTheOneMeant() throws {
+    @Test(.replaysRecordings) func anUnknownCollectionIsR1001WithTheOneMeant() throws {
         let browse = try #require(SWAPIPlugin().browse)
         for (target, message) in [
             ("nope", #"swapi has no collection "nope" (it has films, people, planets, species, starships, vehicles)"#),
@@ -396,7 +396,7 @@ import TestSupport
         }
     }
 
-    @Test func pagesAtTheEndsReachTheLastAndTheFirstName() throws {
+    @Test(.replaysRecordings) func pagesAtTheEndsReachTheLastAndTheFirstName() throws {
         var screen = try Self.luke()
         for _ in 0..<5 { _ = screen.handle(.key(.pageDown), in: Self.small) }
         #expect(Self.reversed(screen, Self.small) == ["vehicles/30"])

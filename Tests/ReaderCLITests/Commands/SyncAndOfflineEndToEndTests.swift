@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.processSlot) struct SyncAndOfflineEndToEndTests {
     static let collections = ["films", "people", "planets", "species", "starships", "vehicles"]
 
-    @Test func afterSyncEverySWAPICommandWorksOffline() async throws {
+    @Test(.replaysRecordings) func afterSyncEverySWAPICommandWorksOffline() async throws {
         let data = SWAPIDataSet()
         try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
@@ -53,7 +53,7 @@ import TestSupport
         }
     }
 
-    @Test func aSecondSyncAsksForNothingFresh() async throws {
+    @Test(.replaysRecordings) func aSecondSyncAsksForNothingFresh() async throws {
         let data = SWAPIDataSet()
         try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
@@ -67,7 +67,7 @@ import TestSupport
         }
     }
 
-    @Test func aSyncWithFailuresSumsThemUpAndSaysItIsIncomplete() async throws {
+    @Test(.replaysRecordings) func aSyncWithFailuresSumsThemUpAndSaysItIsIncomplete() async throws {
         let data = SWAPIDataSet()
         // Every starship fails to connect: the connection is closed without an answer.
         try await withTestServer { request in
@@ -83,7 +83,7 @@ import TestSupport
         }
     }
 
-    @Test func aDetailViewNamesItsLinksAndCostsNothingTheSecondTime() async throws {
+    @Test(.replaysRecordings) func aDetailViewNamesItsLinksAndCostsNothingTheSecondTime() async throws {
         let data = SWAPIDataSet()
         try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
@@ -98,7 +98,7 @@ import TestSupport
         }
     }
 
-    @Test func namesThatCannotBeLoadedShowAsLinksWithOneNote() async throws {
+    @Test(.replaysRecordings) func namesThatCannotBeLoadedShowAsLinksWithOneNote() async throws {
         let data = SWAPIDataSet()
         try await withTestServer { request in
             request.path.hasPrefix("/api/people/") ? .close : (data.reply(to: request) ?? Fixtures.route(request))
@@ -110,7 +110,7 @@ import TestSupport
         }
     }
 
-    @Test func allPagesFollowTheCountWithinTheConfiguredServer() async throws {
+    @Test(.replaysRecordings) func allPagesFollowTheCountWithinTheConfiguredServer() async throws {
         let data = SWAPIDataSet()
         try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
             let result = try await ReaderProcess(server: server).run("people", "--all", "--json")
@@ -124,7 +124,7 @@ import TestSupport
         }
     }
 
-    @Test func progressShowsOnATerminalAndNotOnAPipe() async throws {
+    @Test(.replaysRecordings) func progressShowsOnATerminalAndNotOnAPipe() async throws {
         let data = SWAPIDataSet()
         try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
             let reader = ReaderProcess(server: server)

@@ -16,7 +16,7 @@ import TestSupport
         }
     }
 
-    @Test func progressNamesTheServiceAndPhaseAndNoTotalMoves() async throws {
+    @Test(.replaysRecordings) func progressNamesTheServiceAndPhaseAndNoTotalMoves() async throws {
         // Given all of SWAPI: 6 collections, 28 pages (6 first ones, 22 more), 260 resources.
         let data = SWAPIDataSet()
         // And r/python's 102 posts, each with comments.
@@ -91,7 +91,7 @@ import TestSupport
         }
     }
 
-    @Test func aHundredDifferentNotFoundsAreNotToldAsTheFirstOne() async throws {
+    @Test(.replaysRecordings) func aHundredDifferentNotFoundsAreNotToldAsTheFirstOne() async throws {
         // Given r/python's 102 posts, each of whose comments answers Reddit's 404.
         try await withTestServer { request in
             request.path.hasPrefix("/comments/")

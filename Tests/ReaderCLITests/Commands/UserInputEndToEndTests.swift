@@ -28,7 +28,7 @@ import TestSupport
         (["cache", "prune", "--older-than", "-1d"], "--older-than must be from 0 to 100 years, got -1d"),
     ])
     func aNegativeNumberReachesTheOptionsOwnCheck(arguments: [String], message: String) async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let result = try await ReaderProcess(server: server).run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.hasPrefix("error R1001: \(message)\n"), "\(arguments): \(result.stderr)")
@@ -116,7 +116,7 @@ import TestSupport
 
     /// `~/` at the start of a cache path is the home folder, as a shell would have made it.
     @Test func aLeadingTildeInTheCachePathIsTheHomeFolder() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             let home = reader.folder.path
             reader.environment["READER_CACHE_PATH"] = "~/kept/x.sqlite"

@@ -50,13 +50,13 @@ import TestSupport
         init() async throws {
             let fault = self.fault
             server = try await TestServer { request in
-                fault.withLockedValue { $0 }?.reply ?? Fixtures.route(request)
+                fault.withLockedValue { $0 }?.reply ?? SampleAPI.route(request)
             }
         }
     }
 
     @Test func successPrintsATableAndExitsZero() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let result = try await reader.run("films")
             #expect(result.status == 0)
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func jsonOutputKeepsTheAPIsFieldNamesAndSaysWhereTheDataCameFrom() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let first = try #require(try await reader.run("films", "--json").json)
             let items = try #require(first["items"] as? [[String: Any]])
@@ -89,7 +89,7 @@ import TestSupport
     }
 
     @Test func redditPostsAreRequestedWithRawJSONAndADescriptiveUserAgent() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let result = try await ReaderProcess(server: server).run("posts", "python", "--limit", "5")
             #expect(result.status == 0)
             #expect(result.stdout.contains("r/Python"))
@@ -104,7 +104,7 @@ import TestSupport
     @Test func anUnknownQueryParameterAndUnknownFieldsAreIgnored() async throws {
         // The server knows nothing of raw_json and adds fields reader does not model: both pass.
         try await withTestServer { request in
-            let films = String(decoding: Fixtures.bytes("swapi/films.json"), as: UTF8.self)
+            let films = String(decoding: SWAPIResources.page("films"), as: UTF8.self)
                 .replacingOccurrences(of: "\"title\":", with: "\"added_later\": {\"x\": [1]}, \"title\":")
             return .json(Array(films.utf8))
         } body: { server in
@@ -115,7 +115,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: Fault.allCases)
+    @Test(.replaysRecordings, arguments: Fault.allCases)
     func eachFaultWithoutACachedCopyExitsWithItsCode(fault: Fault) async throws {
         try await withShutdown(of: FaultyServer()) { faulty in
             faulty.fault.withLockedValue { $0 = fault }
@@ -129,7 +129,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: Fault.allCases)
+    @Test(.replaysRecordings, arguments: Fault.allCases)
     func eachFaultWithACachedCopyServesItOrResetsIt(fault: Fault) async throws {
         try await withShutdown(of: FaultyServer()) { faulty in
             let reader = ReaderProcess(server: faulty.server)
@@ -150,7 +150,7 @@ import TestSupport
         }
     }
 
-    @Test func aStaleCopyIsServedWithItsAgeAndCodeInJSON() async throws {
+    @Test(.replaysRecordings) func aStaleCopyIsServedWithItsAgeAndCodeInJSON() async throws {
         try await withShutdown(of: FaultyServer()) { faulty in
             let reader = ReaderProcess(server: faulty.server)
             #expect(try await reader.run("films").status == 0)
@@ -170,7 +170,7 @@ import TestSupport
     }
 
     @Test func nothingListeningExits75OrServesTheCache() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             await server.shutdown()  // now nothing listens on that port
@@ -184,7 +184,7 @@ import TestSupport
     }
 
     @Test func offlineNeverTouchesTheNetwork() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let missing = try await reader.run("films", "--offline")
             #expect(missing.status == 69 && missing.stderr.contains("error C1001:"))
@@ -197,7 +197,7 @@ import TestSupport
         }
     }
 
-    @Test func internalServerErrorWithoutRetryAfterIsTriedOnce() async throws {
+    @Test(.replaysRecordings) func internalServerErrorWithoutRetryAfterIsTriedOnce() async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("reddit/error_500_internal_server_error.json"), status: 500) } body: { server in
             let result = try await ReaderProcess(server: server).run("posts", "swift")
             #expect(result.status == 69)
@@ -206,7 +206,7 @@ import TestSupport
         }
     }
 
-    @Test func rateLimitedIsRetriedThenExits75() async throws {
+    @Test(.replaysRecordings) func rateLimitedIsRetriedThenExits75() async throws {
         try await withTestServer { _ in
             .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "0")],
                      body: Fixtures.bytes("reddit/error_429_too_many_requests.html"))
@@ -219,7 +219,7 @@ import TestSupport
     }
 
     @Test func redditsQuarantinedAndMissingSubredditsSayWhy() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let quarantined = try await reader.run("posts", "quarantined")
             #expect(quarantined.status == 77)
@@ -229,7 +229,7 @@ import TestSupport
         }
     }
 
-    @Test func aRedirectToRedditSearchMeansTheSubredditDoesNotExist() async throws {
+    @Test(.replaysRecordings) func aRedirectToRedditSearchMeansTheSubredditDoesNotExist() async throws {
         try await withTestServer { request in
             .respond(status: 302, headers: [("Content-Type", "text/html"),
                                             ("Location", "/subreddits/search.json?q=invalidsubreddit7")],
@@ -265,7 +265,7 @@ import TestSupport
     }
 
     @Test func oneRunNeverShowsTheSameAlertTwice() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             await server.shutdown()

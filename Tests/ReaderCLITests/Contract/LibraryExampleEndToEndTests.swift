@@ -45,7 +45,7 @@ import TestSupport
         #expect(file.split(separator: "\n").filter { $0.hasPrefix("import ") } == ["import Foundation", "import ReaderKit"])
     }
 
-    @Test func theExampleReadsTheServicesTheEnvironmentNamesAndCachesInTheTemporaryFolder() async throws {
+    @Test(.replaysRecordings) func theExampleReadsTheServicesTheEnvironmentNamesAndCachesInTheTemporaryFolder() async throws {
         try await withTestServer(Self.route) { server in
             let example = Self.example(server: server)
             let result = try await example.run(["python"], executable: Self.executable)
@@ -57,7 +57,7 @@ import TestSupport
         }
     }
 
-    @Test func aFailedRequestFallsBackToTheCopyTheExampleCachedAndSaysWhy() async throws {
+    @Test(.replaysRecordings) func aFailedRequestFallsBackToTheCopyTheExampleCachedAndSaysWhy() async throws {
         let redditIsDown = NIOLockedValueBox(false)
         try await withTestServer { request in
             guard request.path.hasPrefix("/r/"), redditIsDown.withLockedValue({ $0 }) else { return Self.route(request) }
@@ -80,7 +80,7 @@ import TestSupport
         }
     }
 
-    @Test func aFailureIsReportedWithItsCodeAndItsExitCodeAsANumber() async throws {
+    @Test(.replaysRecordings) func aFailureIsReportedWithItsCodeAndItsExitCodeAsANumber() async throws {
         try await withTestServer(Self.route) { server in
             let example = Self.example(server: server)
             let notFound = try await example.run(["a+b"], executable: Self.executable)

@@ -54,7 +54,7 @@ import TestSupport
     /// A server that redirects every request to `location(request)`, and records them.
     func redirecting(_ location: @escaping @Sendable (TestServer.Request) -> String?) async throws -> TestServer {
         try await TestServer { request in
-            guard let target = location(request) else { return Fixtures.route(request) }
+            guard let target = location(request) else { return SampleAPI.route(request) }
             return .respond(status: 301, headers: [("Location", target), ("Content-Type", "text/html")],
                             body: Array("<html>Moved</html>".utf8))
         }
@@ -62,10 +62,10 @@ import TestSupport
 
     // MARK: - The bearer token
 
-    @Test func aRedirectFromTheOAuthHostToAnotherPortIsRefusedAndGetsNoToken() async throws {
+    @Test(.replaysRecordings) func aRedirectFromTheOAuthHostToAnotherPortIsRefusedAndGetsNoToken() async throws {
         // Given the OAuth host redirecting to the same host on another port
         try await withShutdown(of: FakeOAuthReddit()) { reddit in
-            try await withTestServer(Fixtures.route) { elsewhere in
+            try await withTestServer(SampleAPI.route) { elsewhere in
                 reddit.redirect.withLockedValue { $0 = "http://127.0.0.1:\(elsewhere.port)/r/popular/hot?limit=25&raw_json=1" }
 
                 // When reader follows the listing there
@@ -82,7 +82,7 @@ import TestSupport
         }
     }
 
-    @Test func aRedirectWithinTheOAuthOriginKeepsTheToken() async throws {
+    @Test(.replaysRecordings) func aRedirectWithinTheOAuthOriginKeepsTheToken() async throws {
         // Given the OAuth host redirecting to another path of its own origin, written absolute
         try await withShutdown(of: FakeOAuthReddit()) { reddit in
             reddit.redirect.withLockedValue { $0 = "\(reddit.server.baseURL.uppercased())/r/popular/moved?limit=25&raw_json=1" }
@@ -116,7 +116,7 @@ import TestSupport
 
     // MARK: - Userinfo
 
-    @Test func aRedirectWithAUserNameAndPasswordIsNeitherFollowedNorShown() async throws {
+    @Test(.replaysRecordings) func aRedirectWithAUserNameAndPasswordIsNeitherFollowedNorShown() async throws {
         // Given a Location with userinfo, to what is otherwise the same origin
         try await withShutdown(of: redirecting { request in
             request.query["moved"] == nil ? "http://spy:hunter2@127.0.0.1:\(request.headers["host"]?.split(separator: ":").last ?? "")/api/films/?moved=1" : nil
@@ -150,10 +150,10 @@ import TestSupport
 
     // MARK: - Anonymous reads
 
-    @Test(arguments: [["films"], ["posts", "python"]])
+    @Test(.replaysRecordings, arguments: [["films"], ["posts", "python"]])
     func aRedirectToAnotherOriginIsRefusedForAnonymousReads(_ arguments: [String]) async throws {
         // Given SWAPI or Reddit redirecting to another port of its host
-        try await withTestServer(Fixtures.route) { elsewhere in
+        try await withTestServer(SampleAPI.route) { elsewhere in
             try await withShutdown(of: redirecting { "http://127.0.0.1:\(elsewhere.port)\($0.target)" }) { server in
 
                 // When
@@ -170,7 +170,7 @@ import TestSupport
         }
     }
 
-    @Test func anUpgradeFromHTTPToHTTPSOnTheSameHostIsFollowed() async throws {
+    @Test(.replaysRecordings) func anUpgradeFromHTTPToHTTPSOnTheSameHostIsFollowed() async throws {
         // Given a redirect to https on the same host, where a plain-text server answers the handshake
         try await withShutdown(of: PlainTextListener()) { plain in
             try await withShutdown(of: redirecting { "https://127.0.0.1:\(plain.port)\($0.target)" }) { server in
@@ -204,7 +204,7 @@ import TestSupport
         #expect(!result.stderr.contains("Fatal error"))
     }
 
-    @Test(arguments: ["99999", "0", "99999999999999999999"])
+    @Test(.replaysRecordings, arguments: ["99999", "0", "99999999999999999999"])
     func aRedirectToAPortOutOfRangeIsRefused(_ port: String) async throws {
         // Given
         try await withShutdown(of: redirecting { _ in "http://127.0.0.1:\(port)/api/films/" }) { server in

@@ -41,7 +41,7 @@ import TestSupport
         }
     }
 
-    @Test func aRetryAfterNoCalendarCanShowStillLetsTheCachedCopyBeServed() async throws {
+    @Test(.replaysRecordings) func aRetryAfterNoCalendarCanShowStillLetsTheCachedCopyBeServed() async throws {
         let failing = NIOLockedValueBox(false)
         try await withTestServer { request in
             if failing.withLockedValue({ $0 }) {
@@ -62,7 +62,7 @@ import TestSupport
 
     // MARK: - Body fields
 
-    @Test func aCollectionCountOf2To63IsADecodingErrorAndIsNeverStored() async throws {
+    @Test(.replaysRecordings) func aCollectionCountOf2To63IsADecodingErrorAndIsNeverStored() async throws {
         let body = try Self.replacing(#""count": ?\d+"#, with: #""count": 9223372036854775807"#, in: Fixtures.bytes("swapi/films.json"))
         try await withTestServer { _ in .json(body) } body: { server in
             let reader = ReaderProcess(server: server)
@@ -89,7 +89,7 @@ import TestSupport
         (#""num_comments": \d+"#, #""num_comments": 9223372036854775807"#),
     ]
 
-    @Test(arguments: absurdRedditFields.indices)
+    @Test(.replaysRecordings, arguments: absurdRedditFields.indices)
     func anAbsurdNumberInAListingIsADecodingErrorInEveryView(_ index: Int) async throws {
         let (pattern, replacement) = Self.absurdRedditFields[index]
         let body = try Self.replacing(pattern, with: replacement, in: Fixtures.bytes("reddit/listing_r_python_hot.json"))
@@ -104,7 +104,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [(#""created_utc": [0-9.]+"#, #""created_utc": 1e300"#),
+    @Test(.replaysRecordings, arguments: [(#""created_utc": [0-9.]+"#, #""created_utc": 1e300"#),
                       (#""score": -?\d+"#, #""score": -9223372036854775808"#)])
     func anAbsurdNumberInACommentThreadIsADecodingError(_ field: (String, String)) async throws {
         let body = try Self.replacing(field.0, with: field.1, in: Fixtures.bytes("reddit/comments_r_python_2xmo63.json"))
@@ -139,7 +139,7 @@ import TestSupport
         "UPDATE response SET api = x'00ff'",
     ]
 
-    @Test(arguments: damagedRows)
+    @Test(.replaysRecordings, arguments: damagedRows)
     func aDamagedRowIsDroppedWithANoticeNeverServedNeverFatal(_ sql: String) async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
@@ -175,7 +175,7 @@ import TestSupport
         }
     }
 
-    @Test func storingStillWorksBesideRowsWhoseSizesWouldOverflowASum() async throws {
+    @Test(.replaysRecordings) func storingStillWorksBesideRowsWhoseSizesWouldOverflowASum() async throws {
         // Two sizes near Int64.max: SQLite's SUM overflows on them.
         try await Self.withTwoEntriesDamaged(by: "UPDATE response SET bodySize = 9223372036854775000") { reader in
             let stored = try await reader.run("planets", "--cache-size", "10MB")
@@ -186,7 +186,7 @@ import TestSupport
         }
     }
 
-    @Test func cacheStatsStatusAndClearSurviveADamagedFile() async throws {
+    @Test(.replaysRecordings) func cacheStatsStatusAndClearSurviveADamagedFile() async throws {
         try await Self.withTwoEntriesDamaged(by: "UPDATE response SET fetchedAt = 1e300, bodySize = 9223372036854775000") { reader in
             for arguments in [["cache", "stats"], ["cache", "stats", "--json"], ["status", "--timeout", "2s"], ["cache", "prune"]] {
                 let result = try await reader.run(arguments)
@@ -209,7 +209,7 @@ import TestSupport
             """)
     }
 
-    @Test func aLockOutIsPerOriginAndAPICappedAtTenMinutesShownByStatusAndClearedByCacheClear() async throws {
+    @Test(.replaysRecordings) func aLockOutIsPerOriginAndAPICappedAtTenMinutesShownByStatusAndClearedByCacheClear() async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("reddit/listing_r_python_hot.json")) } body: { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("posts", "python").status == 0)
@@ -244,7 +244,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["1e300", "'soon'", "-1e300"])
+    @Test(.replaysRecordings, arguments: ["1e300", "'soon'", "-1e300"])
     func aLockOutRowNoCalendarCanShowIsIgnored(_ resetAt: String) async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("reddit/listing_r_python_hot.json")) } body: { server in
             let reader = ReaderProcess(server: server)
@@ -259,7 +259,7 @@ import TestSupport
         }
     }
 
-    @Test func aResetAnnouncedHoursAwayLocksOutForTenMinutesAtMost() async throws {
+    @Test(.replaysRecordings) func aResetAnnouncedHoursAwayLocksOutForTenMinutesAtMost() async throws {
         try await withTestServer { _ in
             .json(Fixtures.bytes("reddit/listing_r_python_hot.json"),
                   headers: [("X-Ratelimit-Remaining", "0"), ("X-Ratelimit-Reset", "99999999999999999999")])
@@ -283,7 +283,7 @@ import TestSupport
         let folder = (reader.cachePath as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let token = #"{"token": {"access_token": "forged", "expires_at": \#(expiresAt), "client_id": "reader-test-app"}}"#
-        FileManager.default.createFile(atPath: folder + "/reddit-token.json", contents: Data(token.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: folder + "/reddit-token.json", contents: Data(token.utf8), attributes: [.posixPermissions: 0o600])
         let status = try await reader.run("status", "--timeout", "1s")
         #expect(!Self.trapped(status), "\(status.stderr)")
         #expect(status.stdout.contains("no token held yet"), "\(status.stdout)")
@@ -292,7 +292,7 @@ import TestSupport
 
 /// What the attack on the built binary found beyond the review's list.
 @Suite(.processSlot) struct OutsideNumbersFollowUpEndToEndTests {
-    @Test func aCountBeyondWhatAllReadsIsSaidNotSilentlyCut() async throws {
+    @Test(.replaysRecordings) func aCountBeyondWhatAllReadsIsSaidNotSilentlyCut() async throws {
         let body = try OutsideNumbersEndToEndTests.replacing(#""count": ?\d+"#, with: #""count": 1000000"#,
                                                               in: Fixtures.bytes("swapi/people_page1.json"))
         try await withTestServer { _ in .json(body) } body: { server in
@@ -304,7 +304,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [#""count": 1e30"#, #""count": 100000000000000000000000"#])
+    @Test(.replaysRecordings, arguments: [#""count": 1e30"#, #""count": 100000000000000000000000"#])
     func aCountNoIntegerHoldsIsD1005NotCorruptJSON(_ count: String) async throws {
         let body = try OutsideNumbersEndToEndTests.replacing(#""count": ?\d+"#, with: count, in: Fixtures.bytes("swapi/films.json"))
         try await withTestServer { _ in .json(body) } body: { server in
@@ -363,7 +363,7 @@ extension OutsideNumbersFollowUpEndToEndTests {
 }
 
 extension OutsideNumbersFollowUpEndToEndTests {
-    @Test func aSyncThatSkipsPostsItCannotFollowIsNotComplete() async throws {
+    @Test(.replaysRecordings) func aSyncThatSkipsPostsItCannotFollowIsNotComplete() async throws {
         let listing = try OutsideNumbersEndToEndTests.replacing(#""id": "[a-z0-9]+""#, with: #""id": "../../api/v1/access_token""#,
                                                                 in: Fixtures.bytes("reddit/listing_r_python_hot.json"))
         try await withTestServer { request in

@@ -25,7 +25,7 @@ struct ProxyEndToEndTests {
 
     @Test func filmsAndPostsGoThroughTheProxy() async throws {
         try await withTinyProxy { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: proxy.url)
                 let films = try await reader.run("films")
                 #expect(films.status == 0, "\(films.stderr)")
@@ -41,7 +41,7 @@ struct ProxyEndToEndTests {
 
     @Test func noProxyGoesAroundTheProxy() async throws {
         try await withTinyProxy { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 var reader = reader(server, proxy: proxy.url)
                 reader.environment["no_proxy"] = "example.org,127.0.0.1"
                 let films = try await reader.run("films")
@@ -55,7 +55,7 @@ struct ProxyEndToEndTests {
     /// Without credentials tinyproxy answers 407: the proxy asking for them.
     @Test func aProxyAskingForCredentialsIsT1307AndExit78() async throws {
         try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: proxy.url, variable: "http_proxy")
                 let result = try await reader.run("films", "--retries", "0")
                 #expect(result.status == 78, "\(result.stderr)")
@@ -125,7 +125,7 @@ struct ProxyEndToEndTests {
 
     @Test func theRightCredentialsGetThroughAndAreNeverShown() async throws {
         try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)")
                 for arguments in [["films", "-v"], ["films", "--json", "-v", "--refresh"], ["config"], ["config", "--json"],
                                   ["status"], ["status", "--json"]] {
@@ -141,7 +141,7 @@ struct ProxyEndToEndTests {
     @Test func anUnreachableProxyIsT1306AndNamesTheProxyNotTheService() async throws {
         let closed = try TestServer.ReservedPort()
         defer { close(closed.socket) }
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(closed.port)", variable: "HTTPS_PROXY")
             // The services are http:// here: ALL_PROXY would carry them, HTTPS_PROXY does not.
             var allProxy = reader
@@ -160,7 +160,7 @@ struct ProxyEndToEndTests {
     }
 
     @Test func aProxyReaderCannotUseIsR1002BeforeAnyRequest() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = reader(server, proxy: "socks5://\(Self.user):\(Self.password)@127.0.0.1:1080", variable: "ALL_PROXY")
             let result = try await reader.run("films")
             #expect(result.status == 78, "\(result.stderr)")
@@ -174,7 +174,7 @@ struct ProxyEndToEndTests {
 
     @Test func configAndStatusSayWhichProxyEachServiceUses() async throws {
         try await withTinyProxy { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 var reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)")
                 reader.environment["READER_REDDIT_URL"] = "http://localhost:\(server.port)"
                 reader.environment["NO_PROXY"] = "localhost"

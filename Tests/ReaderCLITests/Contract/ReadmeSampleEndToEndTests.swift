@@ -39,7 +39,7 @@ import TestSupport
         return Array(lines[(start + 1)...].prefix { !$0.hasPrefix("$ ") && $0 != "```" }).filter { !$0.isEmpty }
     }
 
-    @Test func theFilmsOneSampleIsTheRealOutputAtAHundredColumns() async throws {
+    @Test(.replaysRecordings) func theFilmsOneSampleIsTheRealOutputAtAHundredColumns() async throws {
         let resources = try Self.linkedResources()
         try await withTestServer { request in
             resources[request.path].map { .json($0) } ?? .respond(status: 404, headers: [], body: [])

@@ -26,9 +26,9 @@ import TestSupport
 
     // MARK: - Certificates
 
-    @Test func anExpiredCertificateServesTheCachedCopyAndSaysWhy() async throws {
+    @Test(.replaysRecordings) func anExpiredCertificateServesTheCachedCopyAndSaysWhy() async throws {
         // Given a copy of film 1, and a server whose certificate expired (and is self-signed).
-        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route)) { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, SampleAPI.route)) { server in
             let reader = ReaderProcess(server: server)
             try await cacheFilmOne(for: reader, from: server)
 
@@ -45,7 +45,7 @@ import TestSupport
     }
 
     @Test func anExpiredCertificateWithNothingCachedIsTheServicesToFix() async throws {
-        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, Fixtures.route)) { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().expiredSelfSigned, SampleAPI.route)) { server in
             let reader = ReaderProcess(server: server)
 
             let result = try await reader.run("films", "1", "--verbose")
@@ -61,7 +61,7 @@ import TestSupport
     }
 
     @Test func aSelfSignedCertificateIsT1203() async throws {
-        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().selfSigned, Fixtures.route)) { server in
+        try await withShutdown(of: try await TestServer(tls: try Self.certificates.get().selfSigned, SampleAPI.route)) { server in
             let result = try await ReaderProcess(server: server).run("films", "1", "--json")
             #expect(result.status == 76, "\(result.stderr)")
             #expect(result.errorJSON?["code"] as? String == "T1203", "\(result.stderr)")
@@ -87,7 +87,7 @@ import TestSupport
 
     // MARK: - 304 and redirects
 
-    @Test func a304ToARequestThatWasNotConditionalServesTheCopy() async throws {
+    @Test(.replaysRecordings) func a304ToARequestThatWasNotConditionalServesTheCopy() async throws {
         // Given film 1 cached from an answer without ETag or Last-Modified.
         let notModified = NIOLockedValueBox(false)
         try await withTestServer { request in

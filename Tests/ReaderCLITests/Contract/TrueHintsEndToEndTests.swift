@@ -28,7 +28,7 @@ import TestSupport
 
     @Test func aCopyOlderThanMaxStaleIsNotAnswerWithOffline() async throws {
         // Given films read once, and then a server that is gone.
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             await server.shutdown()
@@ -52,7 +52,7 @@ import TestSupport
     @Test func aPagePastTheEndSaysHowManyPagesThereAre() async throws {
         // Given SWAPI's 82 people, in 9 pages.
         let data = SWAPIDataSet()
-        try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
+        try await withTestServer { data.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
 
             // When asking for page 99, online and then offline.
@@ -73,7 +73,7 @@ import TestSupport
     @Test func anEmptyResultIsSaidOnce() async throws {
         // Given a search that matches nothing.
         let data = SWAPIDataSet()
-        try await withTestServer { data.reply(to: $0) ?? Fixtures.route($0) } body: { server in
+        try await withTestServer { data.route($0) } body: { server in
             let reader = ReaderProcess(server: server)
 
             // When searching, one page and every page.
@@ -101,7 +101,7 @@ import TestSupport
         // Given Reddit answering with its block page.
         try await withTestServer { request in
             request.path.hasSuffix(".json") ? .respond(status: 403, headers: [("Content-Type", "text/html; charset=utf-8")], body: Self.blockPage)
-                : Fixtures.route(request)
+                : SampleAPI.route(request)
         } body: { server in
             var reader = ReaderProcess(server: server)
             // Its JSON API chosen: with the default (auto), reader reads the feeds instead.
@@ -132,7 +132,7 @@ import TestSupport
         try await withTestServer { request in
             blocked.withLockedValue { $0 } && request.path.hasSuffix(".json")
                 ? .respond(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Retry-After", "1")], body: Self.blockPage)
-                : Fixtures.route(request)
+                : SampleAPI.route(request)
         } body: { server in
             var reader = ReaderProcess(server: server)
             reader.environment["READER_REDDIT_SOURCE"] = "api"

@@ -6,7 +6,7 @@ import TestSupport
 /// `{"detail":"Not found"}`. A web server's 404 page is what a wrong address gets for the root or
 /// a collection (`READER_SWAPI_URL` without `/api`), and the hint points at the address setting.
 @Suite(.processSlot) struct NotFoundHintEndToEndTests {
-    @Test func aNotFoundPageThatIsNotTheAPIsPointsAtTheAddress() async throws {
+    @Test(.replaysRecordings) func aNotFoundPageThatIsNotTheAPIsPointsAtTheAddress() async throws {
         try await withTestServer { _ in
             .respond(status: 404, headers: [("Content-Type", "text/html; charset=utf-8")], body: Fixtures.bytes("swapi/unknown_resource_404.html"))
         } body: { server in
@@ -19,7 +19,7 @@ import TestSupport
         }
     }
 
-    @Test func theAPIsOwnNotFoundIsAboutTheId() async throws {
+    @Test(.replaysRecordings) func theAPIsOwnNotFoundIsAboutTheId() async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("swapi/people_9999_not_found.json"), status: 404) } body: { server in
             let result = try await ReaderProcess(server: server).run("people", "9999")
             #expect(result.stderr.contains("hint: check the name or id"), "\(result.stderr)")

@@ -29,7 +29,7 @@ import TestSupport
 
     // MARK: --json reads every body the models read
 
-    @Test func jsonHasTheItemsOfABodyWithAByteOrderMark() async throws {
+    @Test(.replaysRecordings) func jsonHasTheItemsOfABodyWithAByteOrderMark() async throws {
         try await withShutdown(of: serving(films: [0xEF, 0xBB, 0xBF] + films)) { server in
             let reader = ReaderProcess(server: server)
             let table = try await reader.run("films")
@@ -41,7 +41,7 @@ import TestSupport
         }
     }
 
-    @Test func jsonHasTheItemsOfABodyInUTF16() async throws {
+    @Test(.replaysRecordings) func jsonHasTheItemsOfABodyInUTF16() async throws {
         let utf16 = String(decoding: films, as: UTF8.self).utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         try await withShutdown(of: serving(films: [0xFF, 0xFE] + utf16)) { server in
             let reader = ReaderProcess(server: server)
@@ -51,7 +51,7 @@ import TestSupport
         }
     }
 
-    @Test func numbersBeyondDoubleInFieldsTheModelsSkipAreWrittenAsSent() async throws {
+    @Test(.replaysRecordings) func numbersBeyondDoubleInFieldsTheModelsSkipAreWrittenAsSent() async throws {
         let body = try filmsWithFirstFilm(adding: #""huge":1e999,"tiny":-1E-999,"wide":18446744073709551616123"#)
         try await withShutdown(of: serving(films: body)) { server in
             let reader = ReaderProcess(server: server)
@@ -69,7 +69,7 @@ import TestSupport
         }
     }
 
-    @Test func aNameGivenTwiceKeepsItsFirstValueInTheTableAndInJSON() async throws {
+    @Test(.replaysRecordings) func aNameGivenTwiceKeepsItsFirstValueInTheTableAndInJSON() async throws {
         // JSONDecoder, which the table's models use, keeps the first of two members with one name.
         let body = try filmsWithFirstFilm(adding: #""title":"Second Title","episode_id":99"#)
         try await withShutdown(of: serving(films: body)) { server in
@@ -84,7 +84,7 @@ import TestSupport
         }
     }
 
-    @Test func aBodyJSONCannotWriteBackFailsWithADecodingCodeNeverAnEmptyList() async throws {
+    @Test(.replaysRecordings) func aBodyJSONCannotWriteBackFailsWithADecodingCodeNeverAnEmptyList() async throws {
         // JSONDecoder skips `01` unread in a field no model reads; there is no JSON value to write for it.
         let body = try filmsWithFirstFilm(adding: #""odd":01"#)
         try await withShutdown(of: serving(films: body)) { server in
@@ -99,7 +99,7 @@ import TestSupport
 
     // MARK: output that cannot be written
 
-    @Test(arguments: [["films"], ["films", "--json"]])
+    @Test(.replaysRecordings, arguments: [["films"], ["films", "--json"]])
     func aFullDiskIsAnErrorWithItsCodeAndTheCacheKeepsWhatWasFetched(arguments: [String]) async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
@@ -126,7 +126,7 @@ import TestSupport
         }
     }
 
-    @Test func aClosedStdoutIsAnErrorWithItsCode() async throws {
+    @Test(.replaysRecordings) func aClosedStdoutIsAnErrorWithItsCode() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             for arguments in [["films"], ["films", "--offline"], ["cache", "path"], ["--version"]] {
@@ -148,7 +148,7 @@ import TestSupport
         process.arguments = arguments
         process.environment = reader.environment
         let err = reader.folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = pipe.fileHandleForWriting
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
@@ -158,7 +158,7 @@ import TestSupport
         return (process.terminationReason, process.terminationStatus, (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
-    @Test func aClosedPipeEndsQuietlyBySIGPIPEWhetherTheDataCameFromTheNetworkOrTheCache() async throws {
+    @Test(.replaysRecordings) func aClosedPipeEndsQuietlyBySIGPIPEWhetherTheDataCameFromTheNetworkOrTheCache() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             let fromNetwork = try runIntoClosedPipe(reader, ["films"])
@@ -176,7 +176,7 @@ import TestSupport
 
     // MARK: argument errors
 
-    @Test func aHugeArgumentFullOfEscapeSequencesGivesAShortCleanR1001() async throws {
+    @Test(.replaysRecordings) func aHugeArgumentFullOfEscapeSequencesGivesAShortCleanR1001() async throws {
         let hostile = String(repeating: "\u{1B}[2J\u{1B}]0;owned\u{07}x", count: 5_000) + "\u{9B}31m"
         let reader = ReaderProcess()
         let text = try await reader.run("films", "--page", hostile)
@@ -197,7 +197,7 @@ import TestSupport
 
     // MARK: signals
 
-    @Test func ctrlBackslashEndsReaderBySIGQUITWithoutACrashReport() async throws {
+    @Test(.replaysRecordings) func ctrlBackslashEndsReaderBySIGQUITWithoutACrashReport() async throws {
         // A port where nothing listens, and --wait: reader waits there until the signal comes.
         // Port 9, not a test server's port let go: the system hands ephemeral ports out again,
         // and a server of a test running alongside once took this one, answered reader's retry

@@ -32,7 +32,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: widths) func postsFitTheTerminal(columns: UInt16) async throws {
+    @Test(.replaysRecordings, arguments: widths) func postsFitTheTerminal(columns: UInt16) async throws {
         try await withTestServer(Self.route) { server in
             let reader = ReaderProcess(server: server)
             // r/popular has emoji and accented titles; the front page long subreddit names.
@@ -49,7 +49,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: widths) func listsAndDetailViewsFitTheTerminal(columns: UInt16) async throws {
+    @Test(.replaysRecordings, arguments: widths) func listsAndDetailViewsFitTheTerminal(columns: UInt16) async throws {
         try await withTestServer(Self.route) { server in
             let reader = ReaderProcess(server: server)
             for command in ["films", "people", "planets", "species", "starships", "vehicles"] {
@@ -71,7 +71,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: widths) func commentsFitTheTerminalAndReadWell(columns: UInt16) async throws {
+    @Test(.replaysRecordings, arguments: widths) func commentsFitTheTerminalAndReadWell(columns: UInt16) async throws {
         try await withTestServer(Self.route) { server in
             let reader = ReaderProcess(server: server)
             let lines = try await shownLines(["comments", "2xmo63"], columns: columns, reader: reader)
@@ -109,7 +109,7 @@ import TestSupport
         #expect(lines.first?.hasPrefix("SERVICE") == true)
     }
 
-    @Test func pipedOutputIsWhole() async throws {
+    @Test(.replaysRecordings) func pipedOutputIsWhole() async throws {
         try await withTestServer(Self.route) { server in
             var reader = ReaderProcess(server: server)
             reader.environment["COLUMNS"] = nil
@@ -161,7 +161,7 @@ extension TerminalWidthEndToEndTests {
     /// every text of the Reddit fixtures (the recorded comment thread, and each self post of the
     /// recorded listings shown as a post of its own), every line is measured. Only what is kept
     /// as written may be wider: a code line, and a link's URL in its note.
-    @Test func pipedCommentsKeepProseWithinAHundredCells() async throws {
+    @Test(.replaysRecordings) func pipedCommentsKeepProseWithinAHundredCells() async throws {
         let (pages, texts) = try Self.commentPagesOfTheRedditFixtures()
         #expect(pages.count > 50, "the fixtures' threads and self posts: \(pages.count)")
         try await withTestServer { request in

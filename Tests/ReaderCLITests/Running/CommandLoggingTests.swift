@@ -16,7 +16,7 @@ import Testing
         // When: three commands run in this one process, verbose, quiet, verbose.
         var levels: [String] = []
         for options in [verbose, quiet, verbose] {
-            levels.append(try await CommandRunner.withClient(options, environment: environment) { client in "\(await client.logger.logLevel)" })
+            levels.append(try await CommandRunner.withClient(options, environment: environment) { client in "\(client.logger.logLevel)" })
         }
 
         // Then: none trapped, and each logged as its own --verbose said.

@@ -89,8 +89,8 @@ extension ReaderProcess {
         process.environment = environment
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         return (process, out, err)
     }
 }

@@ -141,7 +141,7 @@ import Testing
         let store = RedditTokenStore(path: folder + "/reddit-token.json")
         await propertyCheck(count: 300, input: Self.numberText) { expiry in
             let file = #"{"token": {"access_token": "t", "expires_at": \#(expiry), "client_id": "c", "origin": "https://oauth.reddit.com"}}"#
-            FileManager.default.createFile(atPath: store.path, contents: Data(file.utf8))
+            _ = FileManager.default.createFile(atPath: store.path, contents: Data(file.utf8))
             if let token = store.token(for: "c", at: "https://oauth.reddit.com", now: Self.now) {
                 #expect(token.expiresAt.timeIntervalSince(Self.now) <= 7 * 86_400 + 3600)
                 _ = (token.description, RelativeAge.describe(moment: token.expiresAt, from: Self.now))

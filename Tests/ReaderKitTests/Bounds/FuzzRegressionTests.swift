@@ -56,7 +56,7 @@ import TestSupport
         #expect(notAPage.reason == .typeMismatch, "\(notAPage)")
     }
 
-    @Test func everyRecordedResponseIsSurvivedUnderEveryStatusAndContentType() {
+    @Test(.replaysRecordings) func everyRecordedResponseIsSurvivedUnderEveryStatusAndContentType() {
         let files = Fixtures.names(in: "swapi", withExtension: "json") + Fixtures.names(in: "reddit", withExtension: "json")
             + Fixtures.names(in: "reddit", withExtension: "html") + Fixtures.names(in: "swapi", withExtension: "html")
         #expect(files.count > 20)

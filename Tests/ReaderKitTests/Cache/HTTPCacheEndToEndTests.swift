@@ -22,7 +22,7 @@ import TestSupport
             if let etag = sent.first(where: { $0.0 == "ETag" })?.1, request.headers["if-none-match"] == etag {
                 return .respond(status: 304, headers: sent, body: [])
             }
-            return .json(Fixtures.bytes("swapi/films.json"), headers: sent)
+            return .json(SWAPIResources.page("films"), headers: sent)
         }
         clock.withLockedValue { $0 = harness.clock.now }
         return (harness, clock)
@@ -119,7 +119,7 @@ import TestSupport
     }
 
     @Test func a201WithoutFreshnessIsNotReusedButIsHistory() async throws {
-        try await withShutdown(of: ClientHarness { _ in .json(Fixtures.bytes("swapi/films.json"), status: 201) }) { harness in
+        try await withShutdown(of: ClientHarness { _ in .json(SWAPIResources.page("films"), status: 201) }) { harness in
             try await withShutdown(of: harness.client()) { client in
                 _ = try await client.load(try SWAPI.list(Film.self))
                 #expect(try await client.load(try SWAPI.list(Film.self)).metadata.source == .network)

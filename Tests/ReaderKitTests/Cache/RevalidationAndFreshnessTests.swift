@@ -48,7 +48,7 @@ struct ClientHarness: ShutsDown {
 }
 
 @Suite struct RevalidationAndFreshnessTests {
-    @Test func aStaleSWAPIEntryCostsOneConditionalRequestAndNoBody() async throws {
+    @Test(.replaysRecordings) func aStaleSWAPIEntryCostsOneConditionalRequestAndNoBody() async throws {
         try await withShutdown(of: ClientHarness()) { harness in
             try await withShutdown(of: harness.client()) { client in
                 let first = try await client.load(try SWAPI.list(Film.self))
@@ -76,7 +76,7 @@ struct ClientHarness: ShutsDown {
 
     /// A `304` that says no-store confirms this answer and forbids keeping it (RFC 9111 §3): the
     /// copy is served this once and deleted (found by the attack on issue 23, where it stayed).
-    @Test func aNotModifiedThatSaysNoStoreDeletesTheCopy() async throws {
+    @Test(.replaysRecordings) func aNotModifiedThatSaysNoStoreDeletesTheCopy() async throws {
         let calls = NIOLockedValueBox(0)
         try await withShutdown(of: ClientHarness { request in
             guard calls.withLockedValue({ $0 += 1; return $0 }) > 1 else {
@@ -120,7 +120,7 @@ struct ClientHarness: ShutsDown {
         }
     }
 
-    @Test func aChangedResourceIsFetchedAgainAndLastModifiedIsSentBack() async throws {
+    @Test(.replaysRecordings) func aChangedResourceIsFetchedAgainAndLastModifiedIsSentBack() async throws {
         let version = NIOLockedValueBox(1)
         try await withShutdown(of: ClientHarness { request in
             let current = version.withLockedValue { $0 }
@@ -177,7 +177,7 @@ struct ClientHarness: ShutsDown {
         }
     }
 
-    @Test func noCacheIsNeverFreshAndNoStoreIsNeverWritten() async throws {
+    @Test(.replaysRecordings) func noCacheIsNeverFreshAndNoStoreIsNeverWritten() async throws {
         try await withShutdown(of: ClientHarness { request in
             let control = request.path.contains("films") ? "no-cache" : "no-store"
             return .json(Fixtures.bytes(request.path.contains("films") ? "swapi/films.json" : "swapi/people_1.json"),
@@ -192,7 +192,7 @@ struct ClientHarness: ShutsDown {
         }
     }
 
-    @Test func maxStaleBoundsWhatIsServedOnFailureAndOffline() async throws {
+    @Test(.replaysRecordings) func maxStaleBoundsWhatIsServedOnFailureAndOffline() async throws {
         let down = NIOLockedValueBox(false)
         try await withShutdown(of: ClientHarness { request in
             down.withLockedValue { $0 } ? .json(Fixtures.bytes("reddit/error_500_internal_server_error.json"), status: 500)

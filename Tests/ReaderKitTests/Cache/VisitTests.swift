@@ -13,7 +13,7 @@ import TestSupport
         try await withShutdown(of: ClientHarness()) { harness in
             let thread = try Self.thread
             let first = harness.clock.now
-            try await withShutdown(of: harness.client()) { client in
+            await withShutdown(of: harness.client()) { client in
                 #expect(await client.recordVisit(to: thread, itemCount: 5) == nil, "a first visit marks nothing")
                 harness.clock.advance(3600)
                 #expect(await client.recordVisit(to: thread, itemCount: 12) == Visit(openedAt: first, itemCount: 5))
@@ -31,7 +31,7 @@ import TestSupport
     @Test func aDamagedRowIsNoVisitAndABadCountIsUnknown() async throws {
         try await withShutdown(of: ClientHarness()) { harness in
             let thread = try Self.thread
-            try await withShutdown(of: harness.client()) { client in
+            await withShutdown(of: harness.client()) { client in
                 _ = await client.recordVisit(to: thread, itemCount: 5)
             }
             // Another program writes nonsense into the file.
@@ -41,7 +41,7 @@ import TestSupport
                 try db.execute(sql: "INSERT INTO visit (key, api, openedAt, itemCount) VALUES ('x', 'reddit', 'yesterday', -4)")
             }
             try queue.close()
-            try await withShutdown(of: harness.client()) { client in
+            await withShutdown(of: harness.client()) { client in
                 let visits = await client.lastVisits(to: [thread])
                 #expect(visits.first??.itemCount == nil && visits.first??.openedAt != nil, "\(visits)")
                 #expect(await client.recordVisit(to: thread, itemCount: 7)?.itemCount == nil)

@@ -12,23 +12,12 @@ import TestSupport
     /// The test's temporary folder, removed with this test's instance of the suite.
     let scratch = TemporaryFolder("reader-cached-read")
 
-    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
-    func temporaryCachePath() -> String {
-        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
-    }
-
-    func makeClient(_ server: TestServer, cachePath: String, clock: NIOLockedValueBox<Date>) -> ReaderClient {
-        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)])
-        return ReaderClient(configuration: .init(services: services, cachePath: cachePath, timeout: .seconds(60)),
-                            sleep: { _ in }, now: { clock.withLockedValue { $0 } })
-    }
-
     @Test func aHitRecordsItsUseAndCountsIt() async throws {
         // Given a films list stored at 2023-11-14 22:13:20 UTC
-        try await withTestServer(Fixtures.route) { server in
-            let cachePath = temporaryCachePath()
+        try await withTestServer(SampleAPI.route) { server in
+            let cachePath = scratch.cachePath()
             let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_700_000_000))
-            let loaded = try await withShutdown(of: makeClient(server, cachePath: cachePath, clock: clock)) { client in
+            let loaded = try await withShutdown(of: makeClient(server, cachePath: cachePath, now: { clock.withLockedValue { $0 } })) { client in
                 _ = try await client.load(try SWAPI.list(Film.self))
 
                 // When it is read offline 61.25 seconds later
@@ -60,16 +49,16 @@ import TestSupport
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
     func aCachedReadOpensOneConnection() async throws {
         // Given a films list in the cache, stored by another client
-        try await withTestServer(Fixtures.route) { server in
-            let cachePath = temporaryCachePath()
+        try await withTestServer(SampleAPI.route) { server in
+            let cachePath = scratch.cachePath()
             let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_700_000_000))
-            let filler = makeClient(server, cachePath: cachePath, clock: clock)
+            let filler = makeClient(server, cachePath: cachePath, now: { clock.withLockedValue { $0 } })
             // Shut down as `reader` leaves it: what it stored is in the file itself.
             try await withShutdown(of: filler) { filler in _ = try await filler.load(try SWAPI.list(Film.self)) }
             let before = try openDescriptors(on: cachePath)
 
             // When a new client reads it offline
-            try await withShutdown(of: makeClient(server, cachePath: cachePath, clock: clock)) { reader in
+            try await withShutdown(of: makeClient(server, cachePath: cachePath, now: { clock.withLockedValue { $0 } })) { reader in
                 let loaded = try await reader.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
 
                 // Then that client opened the file once: its writer, no reader connection
@@ -85,7 +74,7 @@ import TestSupport
         // Given random entries, with and without their optional columns
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SplitMix64(seed: seed)
-        let path = temporaryCachePath()
+        let path = scratch.cachePath()
         let cache = try ResponseCache.open(path: path)
         func text(_ random: inout SplitMix64) -> String? {
             Bool.random(using: &random) ? nil : String((0..<Int.random(in: 0...12, using: &random)).map { _ in "aé\"'; \u{1F600}x1".randomElement(using: &random)! })
@@ -122,7 +111,7 @@ import TestSupport
                       "ALTER TABLE response ADD COLUMN extra TEXT"])
     func aRowOfAnotherShapeIsLeftToGRDBsDecoding(_ sql: String) async throws {
         // Given an entry whose row another program changed
-        let path = temporaryCachePath()
+        let path = scratch.cachePath()
         let cache = try ResponseCache.open(path: path)
         try await cache.store(CacheEntry(key: "k", service: "swapi", url: "k", status: 200, body: Data("{}".utf8), etag: "\"e\"",
                                    fetchedAt: Date(timeIntervalSince1970: 1_700_000_000)))
@@ -152,8 +141,8 @@ import TestSupport
         // the cache, and through GRDB's record methods (upsert, fetch and update)
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SplitMix64(seed: seed)
-        let cache = try ResponseCache.open(path: temporaryCachePath())
-        let otherPath = temporaryCachePath()
+        let cache = try ResponseCache.open(path: scratch.cachePath())
+        let otherPath = scratch.cachePath()
         try ResponseCache.open(path: otherPath).close()
         let records = try DatabaseQueue(path: otherPath)
         func text(_ random: inout SplitMix64) -> String? {

@@ -50,17 +50,6 @@ import TestSupport
     /// The test's temporary folder, removed with this test's instance of the suite.
     let scratch = TemporaryFolder("reader-concurrent")
 
-    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
-    func temporaryCachePath() -> String {
-        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
-    }
-
-    func makeClient(_ server: TestServer, cachePath: String, logger: Logger = Logger(label: "test")) -> ReaderClient {
-        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)])
-        return ReaderClient(configuration: .init(services: services, cachePath: cachePath, timeout: .seconds(60)), logger: logger,
-                            sleep: { _ in })
-    }
-
     enum HeldAt: String, CaseIterable, Sendable {
         /// Decoding an answer from the network.
         case network
@@ -75,8 +64,8 @@ import TestSupport
     func anotherLoadFinishesWhileOneIsDecoding(_ heldAt: HeldAt) async throws {
         // Given a client, and a load whose decoding is held (from the network, or from a copy
         // cached by an earlier load that went straight through)
-        try await withTestServer { Fixtures.route($0) } body: { server in
-            try await withShutdown(of: makeClient(server, cachePath: temporaryCachePath())) { client in
+        try await withTestServer { SampleAPI.route($0) } body: { server in
+            try await withShutdown(of: makeClient(server, cachePath: scratch.cachePath())) { client in
                 let film = Endpoint<HeldFilm>(service: "swapi", path: "films/1/")
                 HeldFilm.gate.withLockedValue { $0 = nil }
                 if heldAt == .cache { _ = try await client.load(film) }
@@ -123,8 +112,8 @@ import TestSupport
 
     @Test func theCacheIsReadWhileALoadWaitsToWriteIt() async throws {
         // Given a cache with one entry, and another connection holding the file's write lock
-        try await withTestServer { Fixtures.route($0) } body: { server in
-            let cachePath = temporaryCachePath()
+        try await withTestServer { SampleAPI.route($0) } body: { server in
+            let cachePath = scratch.cachePath()
             let (events, event) = AsyncStream<LoadEvent>.makeStream()
             try await withShutdown(of: makeClient(server, cachePath: cachePath, logger: Logger(label: "test") { _ in
                 StoreWatch { event.yield(.storing(key: $0)) }

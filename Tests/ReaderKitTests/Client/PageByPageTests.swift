@@ -12,14 +12,6 @@ import TestSupport
     /// The test's temporary folder, removed with this test's instance of the suite.
     let scratch = TemporaryFolder("page-by-page")
 
-    func makeClient(_ server: TestServer, width: Int) -> ReaderClient {
-        let folder = scratch.url.appendingPathComponent(UUID().uuidString)
-        return ReaderClient(configuration: .init(
-            services: ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)]),
-            cachePath: folder.appendingPathComponent("cache.sqlite").path, timeout: .seconds(60),
-            retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: width), sleep: { _ in })
-    }
-
     /// The page a page of ``PaddedPeople`` is, from the id of its first person.
     static func number(of page: Loaded<SWAPIPage<Person>>) -> Int {
         ((page.value.results.first?.id ?? 0) - 1) / PaddedPeople.pageSize + 1
@@ -103,7 +95,7 @@ import TestSupport
             guard let page = Self.laterPage(request) else { return reply }
             return .deferred { answer in event.yield(.arrived(page: page, answer: { answer(reply) })) }
         } body: { server in
-            try await withShutdown(of: makeClient(server, width: width)) { client in
+            try await withShutdown(of: makeClient(server, cachePath: scratch.cachePath(), retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: width)) { client in
                 let driver = Task {
                     var pending: [Int: @Sendable () -> Void] = [:]
                     var answered: [Int] = []
@@ -171,7 +163,7 @@ import TestSupport
             if Self.laterPage(request) == 4 { return .respond(status: 500, headers: [("Content-Type", "text/html")], body: Array("<h1>500</h1>".utf8)) }
             return people.reply(to: request) ?? .close
         } body: { server in
-            await withShutdown(of: makeClient(server, width: 3)) { client in
+            await withShutdown(of: makeClient(server, cachePath: scratch.cachePath(), retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 3)) { client in
 
                 // When the collection is read page by page, and all at once
                 var handed: [Int] = []
@@ -199,7 +191,7 @@ import TestSupport
         // Given 9 pages, and a window of 2
         let people = PaddedPeople(pages: 9, filmsOnAPage: 2, filmsAlone: 0)
         try await withTestServer { people.reply(to: $0) ?? .close } body: { server in
-            await withShutdown(of: makeClient(server, width: 2)) { client in
+            await withShutdown(of: makeClient(server, cachePath: scratch.cachePath(), retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 2)) { client in
 
                 // When the body fails on the second page
                 var handed: [Int] = []
@@ -233,7 +225,7 @@ import TestSupport
             }
             return people.reply(to: request) ?? data.reply(to: request) ?? .close
         } body: { server in
-            await withShutdown(of: makeClient(server, width: 6)) { client in
+            await withShutdown(of: makeClient(server, cachePath: scratch.cachePath(), retryPolicy: RetryPolicy(maximumRetries: 0), maximumConcurrentRequests: 6)) { client in
 
                 // When it is synced
                 let report = await client.syncSWAPI()

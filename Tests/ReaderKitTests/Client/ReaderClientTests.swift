@@ -12,28 +12,17 @@ import TestSupport
         var sleep: @Sendable (Duration) async throws -> Void { { [recorded] delay in recorded.withLockedValue { $0.append(delay) } } }
     }
 
-    func makeClient(_ server: TestServer, cachePath: String, sleeps: Sleeps) -> ReaderClient {
-        let services = ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!), RedditService(publicBaseURL: URL(string: server.baseURL)!)])
-        return ReaderClient(configuration: .init(services: services, cachePath: cachePath, timeout: .seconds(60)),
-                            sleep: sleeps.sleep)
-    }
-
     /// The test's temporary folder, removed with this test's instance of the suite.
     let scratch = TemporaryFolder("reader-kit")
-
-    /// A cache file not yet made, in a folder not yet made, in the test's temporary folder.
-    func temporaryCachePath() -> String {
-        scratch.url.appendingPathComponent("\(UUID().uuidString)/cache.sqlite").path
-    }
 
     @Test func retryAfterIsHonouredThroughTheInjectedSleeper() async throws {
         let calls = NIOLockedValueBox(0)
         try await withTestServer { request in
             calls.withLockedValue { $0 += 1; return $0 } <= 2
-                ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "7")]) : Fixtures.route(request)
+                ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", "7")]) : SampleAPI.route(request)
         } body: { server in
             let sleeps = Sleeps()
-            try await withShutdown(of: makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)) { client in
+            try await withShutdown(of: makeClient(server, cachePath: scratch.cachePath(), withReddit: true, sleep: sleeps.sleep)) { client in
                 let films = try await client.load(try SWAPI.list(Film.self))
                 #expect(films.value.results.count == 6)
                 #expect(sleeps.recorded.withLockedValue { $0 } == [.seconds(7), .seconds(7)])
@@ -42,17 +31,17 @@ import TestSupport
         }
     }
 
-    @Test func aStaleCopyIsServedWithANoticeAndA404ResetsIt() async throws {
+    @Test(.replaysRecordings) func aStaleCopyIsServedWithANoticeAndA404ResetsIt() async throws {
         let mode = NIOLockedValueBox("ok")
         try await withTestServer { request in
             switch mode.withLockedValue({ $0 }) {
             case "down": .json(Fixtures.bytes("reddit/error_500_internal_server_error.json"), status: 500)
             case "gone": .json(Fixtures.bytes("swapi/people_9999_not_found.json"), status: 404)
-            default: Fixtures.route(request)
+            default: SampleAPI.route(request)
             }
         } body: { server in
             let sleeps = Sleeps()
-            try await withShutdown(of: makeClient(server, cachePath: temporaryCachePath(), sleeps: sleeps)) { client in
+            try await withShutdown(of: makeClient(server, cachePath: scratch.cachePath(), withReddit: true, sleep: sleeps.sleep)) { client in
                 let endpoint = try SWAPI.resource(Person.self, id: 1)
                 _ = try await client.load(endpoint)
 
@@ -93,12 +82,12 @@ import TestSupport
 
     @Test func anUnresolvableHostIsNotRetriedServesTheCacheOrAlertsWithT1003() async throws {
         let base = try #require(URL(string: "http://swapi.reader-test.invalid/api"))
-        let cachePath = temporaryCachePath()
+        let cachePath = scratch.cachePath()
         // A copy in the cache, as an earlier run would have stored it, under the same URL.
         let filmsURL = base.appendingPathComponent("films/")
         try await ResponseCache.open(path: cachePath).store(CacheEntry(
             key: CacheKey.normalise(filmsURL), service: "swapi", url: filmsURL.absoluteString, status: 200,
-            body: Data(Fixtures.bytes("swapi/films.json")), fetchedAt: Date()))
+            body: Data(SWAPIResources.page("films")), fetchedAt: Date()))
         let sleeps = Sleeps()
         try await withShutdown(of: ReaderClient(configuration: .init(services: ServiceConfiguration([SWAPIService(baseURL: base)]), cachePath: cachePath),
                                   transport: NoSuchNames(), sleep: sleeps.sleep)) { client in

@@ -8,7 +8,7 @@ import TestSupport
 /// quit in eight. Once shut down, a client sends nothing more.
 @Suite struct ShutDownClientTests {
     @Test func aLoadAfterShutdownSendsNothingAndFails() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let client = ReaderClient(configuration: .init(services: ServiceConfiguration([SWAPIService(baseURL: URL(string: server.baseURL + "/api")!)])),
                                       sleep: { _ in })
             _ = try await client.load(try SWAPI.list(Film.self))

@@ -12,7 +12,7 @@ import TestSupport
         return try ReaderJSON.makeDecoder().decode(RedditListing.self, from: json)
     }
 
-    @Test func aHotListingReadsAsTheAPIsListingWithNoScores() throws {
+    @Test(.replaysRecordings) func aHotListingReadsAsTheAPIsListingWithNoScores() throws {
         let page = try listing("listing_hot_r_worldnews_www_2026.xml")
         #expect(page.isFromFeed)
         #expect(page.posts.count == 25)
@@ -28,7 +28,7 @@ import TestSupport
         #expect(page.after == "t3_1vch1dh")
     }
 
-    @Test func aSelfPostsTextIsMarkdownWithItsParagraphs() throws {
+    @Test(.replaysRecordings) func aSelfPostsTextIsMarkdownWithItsParagraphs() throws {
         let post = try listing("listing_hot_r_worldnews_www_2026.xml").posts[1]
         #expect(post.isSelf == true)
         #expect(post.selftext == """
@@ -38,7 +38,7 @@ import TestSupport
             """)
     }
 
-    @Test func theOlderShapeWithoutPublishedReadsItsUpdatedDateAndRelativeLinks() throws {
+    @Test(.replaysRecordings) func theOlderShapeWithoutPublishedReadsItsUpdatedDateAndRelativeLinks() throws {
         let page = try listing("listing_r_BuyItForLife_oldreddit_2019.xml")
         #expect(page.posts.count == 26)
         #expect(page.posts[0].createdUTC == Date(timeIntervalSince1970: 1_562_026_705))  // 2019-07-02T00:18:25Z
@@ -47,7 +47,7 @@ import TestSupport
         #expect(page.posts[1].url == "https://i.imgur.com/mwezurR.jpg" && page.posts[1].domain == "i.imgur.com")
     }
 
-    @Test(arguments: ["listing_r_all_oldreddit_2021.xml", "listing_r_crisps_oldreddit_2022.xml",
+    @Test(.replaysRecordings, arguments: ["listing_r_all_oldreddit_2021.xml", "listing_r_crisps_oldreddit_2022.xml",
                       "listing_top_week_r_LocalLLaMA_2026.xml", "search_multi_portable_charger_2026.xml"])
     func everyListingFeedReads(name: String) throws {
         let page = try listing(name)
@@ -55,7 +55,7 @@ import TestSupport
         #expect(page.posts.allSatisfy { $0.score == nil && $0.numComments == nil && !$0.subreddit.isEmpty && !$0.author.isEmpty })
     }
 
-    @Test func aCommentsFeedIsThePostAndItsCommentsFlat() throws {
+    @Test(.replaysRecordings) func aCommentsFeedIsThePostAndItsCommentsFlat() throws {
         let json = try RedditFeed.comments.translate(Data(Fixtures.bytes("reddit-atom/comments_r_gravelcycling_1qcwxml_www_2026.xml")), "u")
         let page = try ReaderJSON.makeDecoder().decode(RedditCommentPage.self, from: json)
         #expect(page.post.id == "1qcwxml" && page.post.title == "New bike day")
@@ -68,7 +68,7 @@ import TestSupport
         #expect(page.comments.comments.filter { $0.author == "[deleted]" }.count == 2)
     }
 
-    @Test func aFeedTitledPageNotFoundIsANotFound() throws {
+    @Test(.replaysRecordings) func aFeedTitledPageNotFoundIsANotFound() throws {
         let body = Data(Fixtures.bytes("reddit-atom/error_notfound_comments_r_announcements_5e19z2_www_2026.xml"))
         #expect {
             _ = try RedditFeed.comments.translate(body, "https://www.reddit.com/comments/5e19z2/.rss")
@@ -181,7 +181,7 @@ import TestSupport
         #expect(failure(#"<feed xmlns="http://www.w3.org/2005/Atom"><link href="https://x/?a=1&amp;b=2&amp;c=3" rel="alternate"/></feed>"#) == nil)
     }
 
-    @Test func aListingPageHoldsNoMoreThanAPageOfReddits() throws {
+    @Test(.replaysRecordings) func aListingPageHoldsNoMoreThanAPageOfReddits() throws {
         let entry = "<entry><id>t3_a</id><title>x</title><updated>2026-01-01T00:00:00Z</updated></entry>"
         let feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>" + String(repeating: entry, count: 101) + "</feed>"
         #expect {
@@ -289,7 +289,7 @@ import TestSupport
 /// The engine's side of a detour: the secret query goes with each request to its origin, once,
 /// even after a same-origin redirect that echoes it; never into the stored URL or the metadata.
 @Suite struct SecretQueryTests {
-    @Test func theFeedKeyGoesOnceToItsOriginAndIsNeverStored() async throws {
+    @Test(.replaysRecordings) func theFeedKeyGoesOnceToItsOriginAndIsNeverStored() async throws {
         let key = "feedkey0123456789abcdef"
         try await withTestServer { request in
             request.path == "/r/moved/.rss"
@@ -298,8 +298,8 @@ import TestSupport
                            body: Fixtures.bytes("reddit-atom/listing_hot_r_worldnews_www_2026.xml"))
         } body: { server in
             let folder = TemporaryFolder("secret-query")
-            let reddit = RedditService(publicBaseURL: URL(string: server.baseURL)!, source: .feed,
-                                       feedKey: try #require(RedditFeedKey(key: key, user: "someone")))
+            let feedKey: RedditFeedKey = try #require(RedditFeedKey(key: key, user: "someone"))
+            let reddit = RedditService(publicBaseURL: URL(string: server.baseURL)!, source: .feed, feedKey: feedKey)
             let client = ReaderClient(configuration: .init(services: ServiceConfiguration([reddit]),
                                                            cachePath: folder.url.appendingPathComponent("c.sqlite").path))
             let page = try await client.load(try Reddit.posts(subreddit: "moved"))
@@ -328,7 +328,7 @@ import TestSupport
             try db.execute(sql: "DROP TABLE detour")
             try db.execute(sql: "CREATE TABLE detour (x)")
         }
-        try await queue.close()
+        try queue.close()
         let reopened = try ResponseCache.open(path: path)
         #expect(try await reopened.detours().isEmpty)
         let state = DetourState(origin: "https://www.reddit.com", service: "reddit", observedAt: Date(timeIntervalSince1970: 1_790_000_000),

@@ -11,7 +11,7 @@ import TestSupport
         try decoder.decode(type, from: Data(Fixtures.bytes(name)))
     }
 
-    @Test func swapiListsDecode() throws {
+    @Test(.replaysRecordings) func swapiListsDecode() throws {
         let films = try decode(SWAPIPage<Film>.self, "swapi/films.json")
         #expect(films.count == 6 && films.results.count == 6 && films.next == nil)
         #expect(films.results[0].releaseDate == CalendarDay(year: 1977, month: 5, day: 25))
@@ -25,7 +25,7 @@ import TestSupport
         #expect(try decode(SWAPIPage<Vehicle>.self, "swapi/vehicles_page1.json").results[0].id == 4)
     }
 
-    @Test func swapiResourcesDecodeWithTheirDates() throws {
+    @Test(.replaysRecordings) func swapiResourcesDecodeWithTheirDates() throws {
         let luke = try decode(Person.self, "swapi/people_1.json")
         #expect(luke.name == "Luke Skywalker" && luke.id == 1 && luke.heightCentimetres == 172)
         let created = try #require(ReaderJSON.parseTimestamp("2014-12-09T13:50:51.644Z"))
@@ -42,7 +42,7 @@ import TestSupport
         #expect(SWAPINumber.parse("30-165") == nil)
     }
 
-    @Test(arguments: ["reddit/listing_frontpage_limit5.json", "reddit/listing_r_python_hot.json",
+    @Test(.replaysRecordings, arguments: ["reddit/listing_frontpage_limit5.json", "reddit/listing_r_python_hot.json",
                       "reddit/listing_r_popular_hot_2026.json", "reddit/listing_edge_newline_domain_python.org_top_all.json"])
     func redditListingsDecode(name: String) throws {
         let listing = try decode(RedditListing.self, name)
@@ -51,13 +51,13 @@ import TestSupport
         #expect(listing.posts[0].createdUTC > Date(timeIntervalSince1970: 1_400_000_000))
     }
 
-    @Test func theCommentPageDecodesWithItsTree() throws {
+    @Test(.replaysRecordings) func theCommentPageDecodesWithItsTree() throws {
         let page = try decode(RedditCommentPage.self, "reddit/comments_r_python_2xmo63.json")
         #expect(page.post.id == "2xmo63")
         #expect(!page.comments.comments.isEmpty)
     }
 
-    @Test func everyJSONFixtureDecodesOrIsARecognisedError() throws {
+    @Test(.replaysRecordings) func everyJSONFixtureDecodesOrIsARecognisedError() throws {
         let all = Fixtures.names(in: "swapi", withExtension: "json") + Fixtures.names(in: "reddit", withExtension: "json")
         #expect(all.count >= 17)
         for name in all where !name.hasSuffix("responses.json") {
@@ -77,7 +77,7 @@ import TestSupport
         }
     }
 
-    @Test func errorBodiesAreRecognisedWithTheServersReason() throws {
+    @Test(.replaysRecordings) func errorBodiesAreRecognisedWithTheServersReason() throws {
         // Reddit reads its own `quarantine_message` as well as the common shapes.
         let quarantined = try #require(RedditService().errorBody(in: Data(Fixtures.bytes("reddit/error_403_quarantined_reason.json")), status: 403))
         #expect(quarantined.reason == "quarantined" && quarantined.statusInBody == 403)
@@ -92,7 +92,7 @@ import TestSupport
         #expect(APIErrorBody.recognise(Fixtures.bytes("reddit/error_429_too_many_requests.html")) == nil)
     }
 
-    @Test func decodingFailuresKeepTheCodingPath() throws {
+    @Test(.replaysRecordings) func decodingFailuresKeepTheCodingPath() throws {
         let broken = Data(#"{"count": 1, "next": null, "previous": null, "results": [{"title": "x"}]}"#.utf8)
         var failure: DecodingFailure?
         do { _ = try decoder.decode(SWAPIPage<Film>.self, from: broken) } catch { failure = DecodingFailure(error, url: "u") }

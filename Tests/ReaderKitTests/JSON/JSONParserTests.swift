@@ -5,7 +5,7 @@ import TestSupport
 
 /// `JSONValue(parsing:)`: the same tree JSONDecoder builds, in linear time, at any depth JSON allows.
 @Suite struct JSONParserTests {
-    @Test func everyFixtureParsesToWhatJSONDecoderBuilds() throws {
+    @Test(.replaysRecordings) func everyFixtureParsesToWhatJSONDecoderBuilds() throws {
         let files = Fixtures.names(in: "swapi", withExtension: "json") + Fixtures.names(in: "reddit", withExtension: "json")
         #expect(files.count > 15)
         for file in files {
@@ -17,8 +17,8 @@ import TestSupport
 
     /// The check above compares two ReaderKit readers with each other; these values are read off
     /// the files by eye, so a mistake both share still fails here.
-    @Test func fixturesHoldWhatTheFilesSay() throws {
-        let films = try JSONValue(parsing: Fixtures.bytes("swapi/films.json"))
+    @Test(.replaysRecordings) func fixturesHoldWhatTheFilesSay() throws {
+        let films = try JSONValue(parsing: SWAPIResources.page("films"))
         #expect(films["count"] == .integer(6) && films["next"] == .null)
         #expect(films["results"]?[0]?["title"] == .string("A New Hope"))
         #expect(films["results"]?[0]?["episode_id"] == .integer(4))

@@ -45,7 +45,7 @@ import TestSupport
         ]
     }
 
-    @Test func everyBodyTheModelsReadParsesWithEveryItem() throws {
+    @Test(.replaysRecordings) func everyBodyTheModelsReadParsesWithEveryItem() throws {
         for (name, bytes) in bodiesTheModelsRead {
             let page = try ReaderJSON.makeDecoder().decode(SWAPIPage<Film>.self, from: Data(bytes))
             #expect(page.results.count == 6, "\(name)")
@@ -55,14 +55,14 @@ import TestSupport
         }
     }
 
-    @Test func invalidUTF8InASkippedStringIsReplaced() throws {
+    @Test(.replaysRecordings) func invalidUTF8InASkippedStringIsReplaced() throws {
         var bytes = Array(#"{"count":1,"next":null,"previous":null,"results":[{"odd":"x"#.utf8) + [0xFF]
         bytes += Array(#"y","title":"T","episode_id":1,"opening_crawl":"","director":"","producer":"","release_date":"1977-05-25","characters":[],"planets":[],"starships":[],"vehicles":[],"species":[],"created":"2014-12-10T14:23:31.880000Z","edited":"2014-12-20T19:49:45.256000Z","url":"https://swapi.dev/api/films/1/"}]}"#.utf8)
         #expect(try ReaderJSON.makeDecoder().decode(SWAPIPage<Film>.self, from: Data(bytes)).results.count == 1)
         #expect(try JSONValue(parsing: bytes)["results"]?[0]?["odd"] == .string("x\u{FFFD}y"))
     }
 
-    @Test func aNameGivenTwiceKeepsTheFirstValueAsJSONDecoderDoes() throws {
+    @Test(.replaysRecordings) func aNameGivenTwiceKeepsTheFirstValueAsJSONDecoderDoes() throws {
         let bytes = filmsWithFirstFilm(adding: #""title":"First""#)
         let page = try ReaderJSON.makeDecoder().decode(SWAPIPage<Film>.self, from: Data(bytes))
         #expect(page.results[0].title == "First")
@@ -82,7 +82,7 @@ import TestSupport
         }
     }
 
-    @Test func malformedTokensJSONDecoderSkipsUnreadAreRefused() throws {
+    @Test(.replaysRecordings) func malformedTokensJSONDecoderSkipsUnreadAreRefused() throws {
         // JSONDecoder lets these pass in a field no model reads; there is no value to write back.
         for token in ["01", "1.", "-", "1e5e5", #""\x""#] {
             let bytes = filmsWithFirstFilm(adding: #""odd":"# + token)
@@ -99,7 +99,7 @@ import TestSupport
 
     // MARK: serialized()
 
-    @Test func everyFixtureIsSerializedByteForByteAsReadersEncoderWritesIt() throws {
+    @Test(.replaysRecordings) func everyFixtureIsSerializedByteForByteAsReadersEncoderWritesIt() throws {
         let files = Fixtures.names(in: "swapi", withExtension: "json") + Fixtures.names(in: "reddit", withExtension: "json")
         #expect(files.count > 15)
         for file in files {

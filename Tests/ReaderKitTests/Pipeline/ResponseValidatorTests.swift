@@ -9,7 +9,7 @@ import TestSupport
         do { try ResponseValidator.validate(response, url: "http://x/y") ; return nil } catch { return error }
     }
 
-    @Test func anHTMLNotFoundPageIsNotFoundNotInvalidJSON() throws {
+    @Test(.replaysRecordings) func anHTMLNotFoundPageIsNotFoundNotInvalidJSON() throws {
         let error = try #require(failure(HTTPResponse(status: 404, headers: ["Content-Type": "text/html; charset=utf-8"],
                                                       body: Data(Fixtures.bytes("swapi/unknown_resource_404.html")))))
         #expect(error.code.description == "H404")
@@ -17,14 +17,14 @@ import TestSupport
         #expect(error.message.contains("not found"))
     }
 
-    @Test func swapisNotFoundBodyIsTheAPISpeaking() throws {
+    @Test(.replaysRecordings) func swapisNotFoundBodyIsTheAPISpeaking() throws {
         let error = try #require(failure(HTTPResponse(status: 404, headers: ["Content-Type": "application/json"],
                                                       body: Data(Fixtures.bytes("swapi/people_9999_not_found.json")))))
         #expect(error.code.description == "A404")
         #expect(error.message.contains("Not found"))
     }
 
-    @Test func redditsQuarantineReasonReachesTheMessage() throws {
+    @Test(.replaysRecordings) func redditsQuarantineReasonReachesTheMessage() throws {
         let error = try #require(failure(HTTPResponse(status: 403, headers: ["Content-Type": "application/json"],
                                                       body: Data(Fixtures.bytes("reddit/error_403_quarantined_reason.json")))))
         #expect(error.code.description == "A403")
@@ -32,7 +32,7 @@ import TestSupport
         #expect(error.exitCode.rawValue == 77)
     }
 
-    @Test func redditsRateLimitPageIsA429WithItsRetryAfter() throws {
+    @Test(.replaysRecordings) func redditsRateLimitPageIsA429WithItsRetryAfter() throws {
         let error = try #require(failure(HTTPResponse(status: 429, headers: ["Content-Type": "text/html", "Retry-After": "4"],
                                                       body: Data(Fixtures.bytes("reddit/error_429_too_many_requests.html")))))
         guard case .status(let status) = error else { Issue.record("not a status failure"); return }

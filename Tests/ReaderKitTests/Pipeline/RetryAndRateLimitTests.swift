@@ -20,7 +20,7 @@ import TestSupport
         let comeBack = NIOLockedValueBox("")
         try await withShutdown(of: ClientHarness { request in
             calls.withLockedValue { $0 += 1; return $0 } == 1
-                ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", comeBack.withLockedValue { $0 })]) : Fixtures.route(request)
+                ? .json(Array("{}".utf8), status: 503, headers: [("Retry-After", comeBack.withLockedValue { $0 })]) : SampleAPI.route(request)
         }) { harness in
             comeBack.withLockedValue { $0 = Self.httpDate(harness.clock.now.addingTimeInterval(12)) }
             try await withShutdown(of: harness.client()) { client in
@@ -84,7 +84,7 @@ import TestSupport
     /// Reddit answering with nothing left in its window until `reset` seconds from now.
     static func exhausted(reset: Int) -> TestServer.Handler {
         { request in
-            guard case .respond(let status, let headers, let body) = Fixtures.route(request) else { return .close }
+            guard case .respond(let status, let headers, let body) = SampleAPI.route(request) else { return .close }
             return .respond(status: status, headers: headers + [("X-Ratelimit-Remaining", "0.0"), ("X-Ratelimit-Used", "100"),
                                                                 ("X-Ratelimit-Reset", String(reset))], body: body)
         }
@@ -151,7 +151,7 @@ import TestSupport
             case "/r/late/hot.json": return .deferred { answer in held.hold(answer) }
             case "/r/python/hot.json":
                 return .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "300")], body: Array("<html></html>".utf8))
-            default: return .json(Fixtures.bytes("reddit/listing_r_python_hot.json"))
+            default: return .json(SampleAPI.listing(subreddit: "Python", count: 25))
             }
         }
         try await withShutdown(of: ClientHarness(handler)) { harness in
@@ -165,7 +165,7 @@ import TestSupport
                 } catch {
                     #expect(error.error.code.description == "H429")
                 }
-                held.give(.json(Fixtures.bytes("reddit/listing_r_python_hot.json"), headers: [
+                held.give(.json(SampleAPI.listing(subreddit: "Python", count: 25), headers: [
                     ("X-Ratelimit-Remaining", "900"), ("X-Ratelimit-Used", "1"), ("X-Ratelimit-Reset", "500")]))
                 _ = await late.value
                 let asked = harness.server.requests.count
@@ -183,7 +183,7 @@ import TestSupport
     /// Reddit answering with `used` of 100 requests spent in its window, which resets in 300 s.
     static func spent(_ used: Int) -> TestServer.Handler {
         { request in
-            guard case .respond(let status, let headers, let body) = Fixtures.route(request) else { return .close }
+            guard case .respond(let status, let headers, let body) = SampleAPI.route(request) else { return .close }
             return .respond(status: status, headers: headers + [("X-Ratelimit-Remaining", String(100 - used)), ("X-Ratelimit-Used", String(used)),
                                                                 ("X-Ratelimit-Reset", "300")], body: body)
         }
@@ -258,7 +258,7 @@ import TestSupport
                 while held.count + refused.withLockedValue({ $0.count }) < 12, ContinuousClock.now < deadline { await Task.yield() }
                 #expect(held.count == 6)
                 #expect(refused.withLockedValue { $0 } == Array(repeating: "R1003", count: 6))
-                held.giveAll(.json(Fixtures.bytes("reddit/listing_r_python_hot.json")))
+                held.giveAll(.json(SampleAPI.listing(subreddit: "Python", count: 25)))
                 await loads.value
                 #expect(harness.server.requests.count == 7)
             }
@@ -273,13 +273,13 @@ import TestSupport
         #expect(RateLimitAnnouncement(remaining: 9, secondsUntilReset: 300)?.limit == nil)
     }
 
-    @Test func a429WithRateLimitHeadersWaitsForTheReset() async throws {
+    @Test(.replaysRecordings) func a429WithRateLimitHeadersWaitsForTheReset() async throws {
         let calls = NIOLockedValueBox(0)
         try await withShutdown(of: ClientHarness { request in
             calls.withLockedValue { $0 += 1; return $0 } == 1
                 ? .respond(status: 429, headers: [("Content-Type", "text/html"), ("X-Ratelimit-Remaining", "0"), ("X-Ratelimit-Reset", "9")],
                            body: Fixtures.bytes("reddit/error_429_too_many_requests.html"))
-                : Fixtures.route(request)
+                : SampleAPI.route(request)
         }) { harness in
             try await withShutdown(of: harness.client()) { client in
                 _ = try await client.load(try Reddit.posts(subreddit: "python", limit: 25))

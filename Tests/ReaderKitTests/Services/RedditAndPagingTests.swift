@@ -88,7 +88,7 @@ import TestSupport
 
     @Test func aLyingCountCannotAskForMillionsOfPages() throws {
         // Six films a page, as SWAPI's first page of films has; only `count` and `next` change.
-        let films = try ReaderJSON.makeDecoder().decode(SWAPIPage<Film>.self, from: Data(Fixtures.bytes("swapi/films.json")))
+        let films = try ReaderJSON.makeDecoder().decode(SWAPIPage<Film>.self, from: Data(SWAPIResources.page("films")))
         #expect(films.results.count == 6)
         func pages(count: Int, next: String? = "https://swapi.dev/api/films/?page=2", results: [Film] = films.results) -> Int {
             SWAPI.pageCount(of: SWAPIPage(count: count, next: next, previous: nil, results: results))

@@ -18,7 +18,7 @@ import TestSupport
     }
 
     @Test func eightProcessesAtOnceShareOneCacheFile() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             for round in 0..<3 {
                 // The first round creates the file together; the next ones all write at once.
@@ -44,7 +44,7 @@ import TestSupport
     /// The ends of the debug lines (`--verbose`) a read writes, in order, before which a kill lands.
     static let killPoints = ["] GET\n", "] response\n", "] storing\n", "] stored\n"]
 
-    @Test func aWriterKilledAtRandomPointsLosesNothingCommitted() async throws {
+    @Test(.replaysRecordings) func aWriterKilledAtRandomPointsLosesNothingCommitted() async throws {
         let seed = Self.seed
         var random = SplitMix64(seed: seed)
         // Large bodies make each write last long enough for kills to land inside it.
@@ -89,7 +89,7 @@ import TestSupport
     }
 
     @Test func aProcessKilledAtAnyStepOfSettingUpANewCacheLeavesOneTheNextCommandUses() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             for step in 1...Self.settlingSteps {
                 // Given a process killed (SIGKILL, by the debug build's hook) at one step of making a new cache
                 var killed = ReaderProcess(server: server)
@@ -121,7 +121,7 @@ import TestSupport
     @Test func eightProcessesSettingUpANewCacheAtOnceNeverTakeItForDamaged() async throws {
         let seed = Self.seed
         var random = SplitMix64(seed: seed)
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             for round in 0..<16 {
                 // Given eight processes making one new cache at once, one of them (drawn from the seed)
                 // killed at a step drawn from the seed (0: none is)
@@ -156,12 +156,12 @@ import TestSupport
         // Given the state a process killed inside SQLite's first transaction on a new cache leaves:
         // the file written in part, beside its rollback journal, which no process holds ("hot").
         // Made by copying both while a transaction that spilled to the file is open.
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             let folder = (reader.cachePath as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let source = reader.folder.appendingPathComponent("source.sqlite").path
-            FileManager.default.createFile(atPath: source, contents: nil)
+            _ = FileManager.default.createFile(atPath: source, contents: nil)
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true
             let writer = try DatabaseQueue(path: source, configuration: configuration)
@@ -201,7 +201,7 @@ import TestSupport
 
     @Test(arguments: Damage.allCases)
     func aDamagedOrForeignFileIsMovedAsideAndTheCommandCarriesOn(damage: Damage) async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             for command in Self.commands.prefix(6) { #expect(try await reader.run(command).status == 0) }
             let path = reader.cachePath
@@ -271,7 +271,7 @@ import TestSupport
     @Test(.enabled(if: canDropPrivileges), arguments: Unwritable.allCases)
     func aReadOnlyCacheIsStillReadAndWritingIsSkippedWithOneWarning(_ unwritable: Unwritable) async throws {
         // Given a cache with entries that its user cannot write
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             #expect(try await reader.run("people", "1").status == 0)

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `reader cache` and the freshness options, as a user and a script see them.
 @Suite(.processSlot) struct CacheCommandEndToEndTests {
-    @Test func statsExplainTheCacheToPeopleAndScripts() async throws {
+    @Test(.replaysRecordings) func statsExplainTheCacheToPeopleAndScripts() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             let empty = try #require(try await reader.run("cache", "stats", "--json").json)
@@ -31,7 +31,7 @@ import TestSupport
         }
     }
 
-    @Test func listShowsEachEntryAsTheHTTPCacheJudgesIt() async throws {
+    @Test(.replaysRecordings) func listShowsEachEntryAsTheHTTPCacheJudgesIt() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             let empty = try await reader.run("cache", "list")
@@ -82,7 +82,7 @@ import TestSupport
 
     /// The built binary against a server whose answer expired before it was sent (RFC 9111 §4.2.1):
     /// not reused for SWAPI's day, and what it stored is listed stale, with its Expires.
-    @Test func anExpiredAnswerIsAskedForAgainByTheBinary() async throws {
+    @Test(.replaysRecordings) func anExpiredAnswerIsAskedForAgainByTheBinary() async throws {
         try await withTestServer { request in
             guard request.path == "/api/films/" else { return .respond(status: 404, headers: [], body: []) }
             return .json(Fixtures.bytes("swapi/films.json"), headers: [("Expires", "0"), ("ETag", "\"v1\"")])
@@ -99,7 +99,7 @@ import TestSupport
         }
     }
 
-    @Test func clearPruneAndPath() async throws {
+    @Test(.replaysRecordings) func clearPruneAndPath() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("cache", "path").stdout == reader.cachePath + "\n")
@@ -123,7 +123,7 @@ import TestSupport
         }
     }
 
-    @Test func clearAndPruneEndWithWhatTheyRemovedOutOfTheFileItself() async throws {
+    @Test(.replaysRecordings) func clearAndPruneEndWithWhatTheyRemovedOutOfTheFileItself() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
@@ -153,7 +153,7 @@ import TestSupport
 
     /// A program built on ReaderKit keeps its own service's entries in the same file:
     /// `reader cache` shows them and clears them by that service's name, and only them.
-    @Test func anotherServicesEntriesAreShownAndClearedByItsName() async throws {
+    @Test(.replaysRecordings) func anotherServicesEntriesAreShownAndClearedByItsName() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
@@ -183,7 +183,7 @@ import TestSupport
         }
     }
 
-    @Test func maxStaleRefusesAnOldCopyOffline() async throws {
+    @Test(.replaysRecordings) func maxStaleRefusesAnOldCopyOffline() async throws {
         try await withTestServer(Fixtures.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)

@@ -5,7 +5,7 @@ import TestSupport
 /// The cache file: private, and never the reason a command fails.
 @Suite(.processSlot) struct CacheFileEndToEndTests {
     @Test func theCacheFileIsPrivate() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             let file = try FileManager.default.attributesOfItem(atPath: reader.cachePath)
@@ -16,7 +16,7 @@ import TestSupport
     }
 
     @Test func whatIsStoredEndsUpInTheFileItselfAndAReadLeavesTheFileAsItWas() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             // Stored, then copied out of the log on exit: the file alone holds the films.
@@ -32,7 +32,7 @@ import TestSupport
     }
 
     @Test func readsAloneDoNotGrowTheLogWithoutBound() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             // Each read records its use in the log; past the threshold the next exit empties it.
@@ -46,7 +46,7 @@ import TestSupport
     }
 
     @Test func aCacheThatCannotBeOpenedIsWarnedAboutOnceAndTheCommandCarriesOn() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             let blocker = reader.folder.appendingPathComponent("a-file")
             _ = FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8))

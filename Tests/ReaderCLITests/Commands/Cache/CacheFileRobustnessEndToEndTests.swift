@@ -15,7 +15,7 @@ import TestSupport
     @Test(.enabled(if: CacheChaosTests.canDropPrivileges))
     func clearAndPruneOnAReadOnlyCacheFailWithC1003AndItsExitCode() async throws {
         // Given a cache with entries, its file and folder writable by no one but root.
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             #expect(try await reader.run("people", "1").status == 0)
@@ -59,7 +59,7 @@ import TestSupport
     func aReadOnlyCacheOfAnOlderSchemaIsStillRead() async throws {
         // Given a cache of the v2 schema (before rate limits were kept per origin), its file and
         // folder writable by no one but root
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             await server.shutdown()
@@ -121,7 +121,7 @@ import TestSupport
 
     @Test func aReadWhileAnotherProcessHoldsTheWriteLockIsServedAndOnlyItsWriteIsSkipped() async throws {
         // Given a cache with entries, and another process in a write transaction on it
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             #expect(try await reader.run("people", "1").status == 0)
@@ -176,7 +176,7 @@ import TestSupport
     @Test(.enabled(if: canMountTemporaryFileSystem), arguments: [false, true])
     func aCacheOnAFullDiskIsStillRead(withItsSharedMemoryFile: Bool) async throws {
         // Given a cache on a small file system (its -shm gone, or there), the disk then filled
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             let disk = reader.folder.appendingPathComponent("disk").path
             try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
@@ -213,7 +213,7 @@ import TestSupport
     // MARK: - A cache path that is not a regular file
 
     @Test func aCachePathThatIsNotARegularFileIsRefusedWithC1004AndLeftAlone() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             let places = try Self.thingsThatAreNotFiles(in: reader.folder)
             // A device node is not left behind in the temporary folder.
@@ -278,7 +278,7 @@ import TestSupport
     // MARK: - A symbolic link
 
     @Test func aSymlinkedCacheAndItsSidecarsAreMadePrivateWhateverTheTargetsMode() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             let target = reader.folder.appendingPathComponent("elsewhere/cache.sqlite").path
             let link = reader.folder.appendingPathComponent("link.sqlite").path
@@ -316,7 +316,7 @@ import TestSupport
     }
 
     @Test func theFoldersReaderMakesForTheCacheArePrivateWhateverTheUmask() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             var reader = ReaderProcess(server: server)
             let path = reader.folder.appendingPathComponent("a/b/cache.sqlite").path
             reader.environment["READER_CACHE_PATH"] = path
@@ -336,7 +336,7 @@ import TestSupport
 
     @Test func clearAndPruneRepairAFileWhoseRowsHoldAbsurdValues() async throws {
         // Given a cache with good entries...
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             #expect(try await reader.run("people", "1").status == 0)
@@ -402,7 +402,7 @@ import TestSupport
             if request.path.hasPrefix("/api/starships/") && request.path.count > "/api/starships/".count {
                 return .respond(status: 500, headers: [("Content-Type", "text/html")], body: Array("<html>down</html>".utf8))
             }
-            return data.reply(to: request) ?? Fixtures.route(request)
+            return data.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 
@@ -449,7 +449,7 @@ import TestSupport
                         _ = rename(path + ".copy", path)
                     }
                 }
-                return data.reply(to: request) ?? Fixtures.route(request)
+                return data.route(request)
             } body: { server in
                 var reader = ReaderProcess(server: server)
                 reader.environment["READER_CACHE_PATH"] = path
@@ -470,7 +470,7 @@ import TestSupport
     @Test func aSyncWhoseSubredditListingFailsSaysItWasNotRead() async throws {
         // Given a subreddit whose listing never answers, beside one that does.
         try await withTestServer { request in
-            request.path == "/r/swift/hot.json" ? .close : Fixtures.route(request)
+            request.path == "/r/swift/hot.json" ? .close : SampleAPI.route(request)
         } body: { server in
             let reader = ReaderProcess(server: server)
 

@@ -9,7 +9,7 @@ import TestSupport
     /// file is damaged, moved aside and started anew, never C1004 on every run.
     @Test(arguments: ["v1", "v4"])
     func aDeletedMigrationRowMovesTheFileAside(_ migration: String) async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             try await DatabaseQueue(path: reader.cachePath).write { db in
@@ -30,7 +30,7 @@ import TestSupport
     /// A row other commands serve is listed (a fetch time stored as a number, which the Codable
     /// decoding reads and `films --offline` serves, was left out).
     @Test func cacheListShowsEveryRowTheOtherCommandsServe() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             try await DatabaseQueue(path: reader.cachePath).write { db in
@@ -47,7 +47,7 @@ import TestSupport
 
     /// `cache clear --service` takes a service whose only trace in the file is its visits.
     @Test func cacheClearKnowsAServiceWithOnlyVisits() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("films").status == 0)
             try await DatabaseQueue(path: reader.cachePath).write { db in
@@ -63,7 +63,7 @@ import TestSupport
 
     /// On a terminal 40 columns wide, no line of `cache list` is wider; the URL is whole across its lines.
     @Test func cacheListFitsFortyColumns() async throws {
-        try await withTestServer(Fixtures.route) { server in
+        try await withTestServer(SampleAPI.route) { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("people", "1").status == 0)
             let listed = try await reader.runOnTerminal(["cache", "list"], streams: .standardOutput, columns: 40)

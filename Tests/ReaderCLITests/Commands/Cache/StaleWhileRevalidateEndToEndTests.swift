@@ -15,8 +15,8 @@ import TestSupport
         let state = NIOLockedValueBox((holding: false, seen: false, held: [@Sendable (TestServer.Reply) -> Void]()))
         let confirmed = TestServer.Reply.respond(status: 304, headers: [("Cache-Control", "max-age=600")], body: [])
         try await withTestServer { request in
-            guard request.path.hasSuffix("/films/"), case .respond(let status, let headers, let body) = Fixtures.route(request) else {
-                return Fixtures.route(request)
+            guard request.path.hasSuffix("/films/"), case .respond(let status, let headers, let body) = SampleAPI.route(request) else {
+                return SampleAPI.route(request)
             }
             // The recording's own Date would age the copy past any window: only its type and validator are kept.
             let fresh = TestServer.Reply.respond(status: status, headers: headers.filter { ["content-type", "etag"].contains($0.0.lowercased()) }
@@ -64,7 +64,7 @@ import TestSupport
     /// (found by the attack on issue 23: JSONEncoder wrote U+202E and the C1 controls raw).
     @Test func cacheListJSONEscapesWhatTheServerSent() async throws {
         try await withTestServer { request in
-            guard case .respond(let status, let headers, let body) = Fixtures.route(request) else { return Fixtures.route(request) }
+            guard case .respond(let status, let headers, let body) = SampleAPI.route(request) else { return SampleAPI.route(request) }
             return .respond(status: status, headers: headers.filter { $0.0.lowercased() != "etag" } + [("ETag", "\"a\u{202E}b\u{85}c\"")], body: body)
         } body: { server in
             let reader = ReaderProcess(server: server)

@@ -30,7 +30,7 @@ import TestSupport
         #expect(try await terminal.pane("#{scroll_region_upper} #{scroll_region_lower}") == "0 \(rows - 1)")
     }
 
-    @Test func theListIsDrawnMovedThroughAndQuitAndTheTerminalGivenBack() async throws {
+    @Test(.replaysRecordings) func theListIsDrawnMovedThroughAndQuitAndTheTerminalGivenBack() async throws {
         try await withTestServer(Self.listing) { server in
             let reader = ReaderProcess(server: server)
             let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
@@ -67,7 +67,7 @@ import TestSupport
         }
     }
 
-    @Test func ctrlCEndsWith130AndSigtermWith143TheTerminalGivenBackEachTime() async throws {
+    @Test(.replaysRecordings) func ctrlCEndsWith130AndSigtermWith143TheTerminalGivenBackEachTime() async throws {
         try await withTestServer(Self.listing) { server in
             let interrupted = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await interrupted.waitForScreen(containing: Self.bottomLine).ok)
@@ -84,7 +84,7 @@ import TestSupport
         }
     }
 
-    @Test func ctrlZStopsItWithTheTerminalGivenBackAndFgBringsTheScreenBackWhole() async throws {
+    @Test(.replaysRecordings) func ctrlZStopsItWithTheTerminalGivenBackAndFgBringsTheScreenBackWhole() async throws {
         try await withTestServer(Self.listing) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"],
                                                         jobControl: true)
@@ -108,7 +108,7 @@ import TestSupport
         }
     }
 
-    @Test func anyOtherEndingSignalGivesTheTerminalBackToo() async throws {
+    @Test(.replaysRecordings) func anyOtherEndingSignalGivesTheTerminalBackToo() async throws {
         try await withTestServer(Self.listing) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
@@ -120,7 +120,7 @@ import TestSupport
     }
 
     /// The real-time signals end a process by default as SIGUSR1 does: the first and the last.
-    @Test(arguments: [__libc_current_sigrtmin(), __libc_current_sigrtmax()])
+    @Test(.replaysRecordings, arguments: [__libc_current_sigrtmin(), __libc_current_sigrtmax()])
     func aRealTimeSignalGivesTheTerminalBackToo(signal: Int32) async throws {
         try await withTestServer(Self.listing) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
@@ -132,7 +132,7 @@ import TestSupport
         }
     }
 
-    @Test func aFaultSentByKillEndsItTooTheTerminalGivenBack() async throws {
+    @Test(.replaysRecordings) func aFaultSentByKillEndsItTooTheTerminalGivenBack() async throws {
         try await withTestServer(Self.listing) { server in
             // With Swift's backtracer as it comes (on): a fault sent by kill has nothing to trace,
             // and the process ends as the signal's default does.
@@ -146,7 +146,7 @@ import TestSupport
         }
     }
 
-    @Test func aResizeRedrawsAtTheNewSize() async throws {
+    @Test(.replaysRecordings) func aResizeRedrawsAtTheNewSize() async throws {
         try await withTestServer(Self.listing) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.bottomLine).ok)
@@ -207,7 +207,7 @@ import TestSupport
 
     /// The cache file deleted while browsing is noticed, as `sync` notices it (C1003), and
     /// opened anew: what is read afterwards is in the file the next command reads.
-    @Test func aCacheFileDeletedWhileBrowsingIsNoticedAndOpenedAnew() async throws {
+    @Test(.replaysRecordings) func aCacheFileDeletedWhileBrowsingIsNoticedAndOpenedAnew() async throws {
         try await withTestServer(Self.listing) { server in
             let reader = ReaderProcess(server: server)
             let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])

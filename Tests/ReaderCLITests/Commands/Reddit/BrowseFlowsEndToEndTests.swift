@@ -33,7 +33,7 @@ import TestSupport
         return lines.count > 23 ? lines[23] : ""
     }
 
-    @Test func aFilterNarrowsTheListAsItIsTypedAndSGoesToAnotherSubredditAndQBack() async throws {
+    @Test(.replaysRecordings) func aFilterNarrowsTheListAsItIsTypedAndSGoesToAnotherSubredditAndQBack() async throws {
         try await withTestServer(Self.handler(comments: true)) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.python).ok)
@@ -61,7 +61,7 @@ import TestSupport
         }
     }
 
-    @Test func prefetchFailuresNeverShowAndTheHelpCountsThem() async throws {
+    @Test(.replaysRecordings) func prefetchFailuresNeverShowAndTheHelpCountsThem() async throws {
         try await withTestServer(Self.handler(comments: false)) { server in
             let terminal = try await TmuxTerminal.start(ReaderProcess(server: server), columns: 80, rows: 24, arguments: ["browse", "python"])
             #expect(try await terminal.waitForScreen(containing: Self.python).ok)
@@ -82,7 +82,7 @@ import TestSupport
         }
     }
 
-    @Test func whenTheServerGoesTheNoteSaysOfflineCachedScreensStillOpenAndWhenItComesBackTheNoteGoes() async throws {
+    @Test(.replaysRecordings) func whenTheServerGoesTheNoteSaysOfflineCachedScreensStillOpenAndWhenItComesBackTheNoteGoes() async throws {
         var server = try await TestServer(Self.handler(comments: true))
         let port = server.port
         let reader = ReaderProcess(server: server)
@@ -119,7 +119,7 @@ import TestSupport
         await server.shutdown()
     }
 
-    @Test func withNoTargetItOpensTheConfigFilesFirstSubreddit() async throws {
+    @Test(.replaysRecordings) func withNoTargetItOpensTheConfigFilesFirstSubreddit() async throws {
         try await withTestServer(Self.handler(comments: true)) { server in
             var (reader, _) = try ConfigFileEndToEndTests.reader(config: "[reddit]\nsubreddits = [\"python\", \"rust\"]\n", server: server)
             reader.environment["READER_REDDIT_URL"] = server.baseURL
@@ -132,7 +132,7 @@ import TestSupport
         }
     }
 
-    @Test func aPrefetchedPostOpensWithNoRequestFoldsAndJumpsAndQGoesBack() async throws {
+    @Test(.replaysRecordings) func aPrefetchedPostOpensWithNoRequestFoldsAndJumpsAndQGoesBack() async throws {
         try await withTestServer(Self.handler(comments: true)) { server in
             let reader = ReaderProcess(server: server)
             let terminal = try await TmuxTerminal.start(reader, columns: 80, rows: 24, arguments: ["browse", "python"])
@@ -190,7 +190,7 @@ import TestSupport
         }
     }
 
-    @Test func afterASyncOfflineBrowsingOfAListAndAPostSendsNoRequest() async throws {
+    @Test(.replaysRecordings) func afterASyncOfflineBrowsingOfAListAndAPostSendsNoRequest() async throws {
         // Every copy stale at once: only --offline keeps the screens from asking again.
         let stale: TestServer.Handler = { request in
             guard case .respond(let status, let headers, let body) = Self.handler(comments: true)(request) else { return .close }
@@ -223,7 +223,7 @@ import TestSupport
         }
     }
 
-    @Test func aRateLimitSaysUntilWhenAndNothingMoreIsSentBeforeThen() async throws {
+    @Test(.replaysRecordings) func aRateLimitSaysUntilWhenAndNothingMoreIsSentBeforeThen() async throws {
         let limited = Limited()
         let normal = Self.handler(comments: true)
         try await withTestServer({ request in

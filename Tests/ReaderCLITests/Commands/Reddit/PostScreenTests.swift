@@ -182,7 +182,7 @@ import TestSupport
         #expect(Self.text(opened, 40, 10) == Self.smallAt40x10)
     }
 
-    @Test func thePostThenItsTreeAsReaderCommentsRendersItThePostSelected() throws {
+    @Test(.replaysRecordings) func thePostThenItsTreeAsReaderCommentsRendersItThePostSelected() throws {
         let recorded = try Self.recorded()
         let wide = Self.screen(recorded, in: Self.layout(80, 24), visit: .some(nil))
         #expect(Self.text(wide, 80, 24) == """
@@ -361,7 +361,7 @@ import TestSupport
         #expect(!before.contains("new"))
     }
 
-    @Test func aRefreshKeepsTheSelectedCommentAndThePreviousVisit() throws {
+    @Test(.replaysRecordings) func aRefreshKeepsTheSelectedCommentAndThePreviousVisit() throws {
         let layout = Self.layout(40, 10)
         var screen = PostScreen(post: try Self.thread().post, reddit: RedditBrowsing())
         // The cache's copy, then the network's: the visit is recorded once.
@@ -397,7 +397,7 @@ import TestSupport
         #expect(screen.rows[6].text == "u/frank · 1 point · 10 min ago · new")
     }
 
-    @Test func pagesScrollTheCursorToTheFirstCommentInView() throws {
+    @Test(.replaysRecordings) func pagesScrollTheCursorToTheFirstCommentInView() throws {
         var screen = Self.screen(try Self.recorded(), in: Self.layout(40, 10), visit: .some(nil))
         let layout = Self.layout(40, 10)
         Self.press([.pageDown], on: &screen, in: layout)
@@ -447,13 +447,13 @@ import TestSupport
         #expect(Self.text(screen, 40, 10) == Self.smallAt40x10FromRow1)
     }
 
-    @Test func oOpensThePostsLinkAndTheHelpListsTheKeys() throws {
+    @Test(.replaysRecordings) func oOpensThePostsLinkAndTheHelpListsTheKeys() throws {
         var screen = Self.screen(try Self.recorded(), in: Self.layout(80, 24))
         #expect(Self.press([.character("o")], on: &screen, in: Self.layout(80, 24)) == ["open https://github.com/michael-lazar/rtv"])
         #expect(screen.keys.map(\.keys) == ["Space", "J / K", "o"])
     }
 
-    @Test func pagesAtTheEndsReachTheLastAndTheFirstComment() throws {
+    @Test(.replaysRecordings) func pagesAtTheEndsReachTheLastAndTheFirstComment() throws {
         let layout = Self.layout(80, 24)
         var screen = Self.screen(try Self.recorded(), in: layout, visit: .some(nil))
         for _ in 0..<200 { Self.press([.pageDown], on: &screen, in: layout) }

@@ -36,7 +36,7 @@ import TestSupport
                code: "H429", exit: 75, reason: "too_many_requests", message: "too many requests came from this address"),
     ]
 
-    @Test(arguments: answers)
+    @Test(.replaysRecordings, arguments: answers)
     func redditsErrorAnswersEachHaveTheirMessageAndCode(_ answer: Answer) async throws {
         try await withTestServer { _ in answer.reply } body: { server in
             let reader = ReaderProcess(server: server)
@@ -54,7 +54,7 @@ import TestSupport
         }
     }
 
-    @Test func afterA429SayingWhenToComeBackNothingIsSentBeforeThenNotEvenByTheNextRun() async throws {
+    @Test(.replaysRecordings) func afterA429SayingWhenToComeBackNothingIsSentBeforeThenNotEvenByTheNextRun() async throws {
         try await withTestServer { _ in
             .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "3600")],
                      body: Fixtures.bytes("reddit/error_429_too_many_requests.html"))
@@ -71,7 +71,7 @@ import TestSupport
         }
     }
 
-    @Test func aQuarantinedSubredditsExplanationIsShownSanitised() async throws {
+    @Test(.replaysRecordings) func aQuarantinedSubredditsExplanationIsShownSanitised() async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("reddit/error_403_quarantined_reason.json"), status: 403) } body: { server in
             let result = try await ReaderProcess(server: server).run("posts", "somewhere")
             #expect(result.stderr.contains("It may contain a high degree of misinformation"))
@@ -79,7 +79,7 @@ import TestSupport
         }
     }
 
-    @Test func commentsShowThePostThenAnIndentedTree() async throws {
+    @Test(.replaysRecordings) func commentsShowThePostThenAnIndentedTree() async throws {
         try await withTestServer { request in
             request.path == "/comments/2xmo63.json"
                 ? .json(Fixtures.bytes("reddit/comments_r_python_2xmo63.json"), headers: [("Cache-Control", "max-age=0, must-revalidate")])
@@ -155,7 +155,7 @@ import TestSupport
         }
     }
 
-    @Test func sortTimeAndUserReachRedditAsItExpects() async throws {
+    @Test(.replaysRecordings) func sortTimeAndUserReachRedditAsItExpects() async throws {
         try await withTestServer { _ in .json(Fixtures.bytes("reddit/listing_frontpage_limit5.json")) } body: { server in
             let reader = ReaderProcess(server: server)
             #expect(try await reader.run("posts", "swift", "--sort", "controversial", "--time", "week").status == 0)

@@ -37,7 +37,7 @@ import TestSupport
 
     static func jsonRequests(_ server: TestServer) -> Int { server.requests.filter { $0.path.hasSuffix(".json") }.count }
 
-    @Test func postsGoToTheFeedInTheSameRunAndStraightThereInTheNext() async throws {
+    @Test(.replaysRecordings) func postsGoToTheFeedInTheSameRunAndStraightThereInTheNext() async throws {
         try await withTestServer(Self.blockedReddit) { server in
             let reader = ReaderProcess(server: server)
             let first = try await reader.run("posts", "worldnews")
@@ -76,7 +76,7 @@ import TestSupport
         }
     }
 
-    @Test func jsonSaysWhereThePageCameFromAndGivesNoNumbers() async throws {
+    @Test(.replaysRecordings) func jsonSaysWhereThePageCameFromAndGivesNoNumbers() async throws {
         try await withTestServer(Self.blockedReddit) { server in
             let result = try await ReaderProcess(server: server).run("posts", "worldnews", "--json")
             #expect(result.status == 0, "\(result.stderr)")
@@ -90,7 +90,7 @@ import TestSupport
         }
     }
 
-    @Test func searchCommentsAndNotFoundThroughTheFeed() async throws {
+    @Test(.replaysRecordings) func searchCommentsAndNotFoundThroughTheFeed() async throws {
         try await withTestServer(Self.blockedReddit) { server in
             let reader = ReaderProcess(server: server)
             let search = try await reader.run("posts", "electronics+gadgets", "--search", "portable charger", "--sort", "relevance", "--time", "year")
@@ -118,7 +118,7 @@ import TestSupport
         }
     }
 
-    @Test func syncThenOfflineReadsWhatTheFeedGave() async throws {
+    @Test(.replaysRecordings) func syncThenOfflineReadsWhatTheFeedGave() async throws {
         try await withTestServer(Self.blockedReddit) { server in
             let reader = ReaderProcess(server: server)
             let sync = try await reader.run("sync", "reddit", "worldnews")
@@ -146,7 +146,7 @@ import TestSupport
     }
 
     /// A feed of 50 MB is refused by its size as it arrives (T1103), never read whole.
-    @Test func aFiftyMegabyteFeedIsRefusedByItsSize() async throws {
+    @Test(.replaysRecordings) func aFiftyMegabyteFeedIsRefusedByItsSize() async throws {
         var body = Array(#"<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>big</title>"#.utf8)
         let entry = Array("<entry><id>t3_abc</id><title>x</title><updated>2026-01-01T00:00:00+00:00</updated><content type=\"html\">".utf8)
             + Array(repeating: UInt8(ascii: "a"), count: 10_000) + Array("</content></entry>".utf8)
@@ -165,7 +165,7 @@ import TestSupport
     }
 
     /// A private community's 403 is Reddit's answer, not its block page: no other route is taken.
-    @Test func aRealForbiddenIsNotTheBlockPageAndChangesNothing() async throws {
+    @Test(.replaysRecordings) func aRealForbiddenIsNotTheBlockPageAndChangesNothing() async throws {
         try await withTestServer { request in
             request.path.hasSuffix(".json")
                 ? .json(Array(#"{"reason": "private", "message": "Forbidden", "error": 403}"#.utf8), status: 403)
@@ -181,7 +181,7 @@ import TestSupport
         }
     }
 
-    @Test func theAPIStaysTheAPIWhenChosen() async throws {
+    @Test(.replaysRecordings) func theAPIStaysTheAPIWhenChosen() async throws {
         try await withTestServer(Self.blockedReddit) { server in
             var reader = ReaderProcess(server: server)
             reader.environment["READER_REDDIT_SOURCE"] = "api"
@@ -200,7 +200,7 @@ import TestSupport
 
     /// The private feed key goes with every feed request, to Reddit's origin only, and is never
     /// shown, logged, or written to the cache file.
-    @Test func theFeedKeyIsSentOnlyToRedditAndNeverShownOrStored() async throws {
+    @Test(.replaysRecordings) func theFeedKeyIsSentOnlyToRedditAndNeverShownOrStored() async throws {
         let key = "c0ffee15bad5ecret0123456789abcdef01234567"
         try await withTestServer { request in
             request.path == "/r/elsewhere/.rss"
@@ -235,7 +235,7 @@ import TestSupport
 /// `reader browse` with Reddit's JSON API turning readers away: the list and a post come through
 /// the feed, drawn without scores, and the post says its comments come flat.
 @Suite(.processSlot) struct RedditFeedBrowseEndToEndTests {
-    @Test func browseReadsTheFeedAndOpensAPostFromIt() async throws {
+    @Test(.replaysRecordings) func browseReadsTheFeedAndOpensAPostFromIt() async throws {
         try await withTestServer(RedditFeedEndToEndTests.blockedReddit) { server in
             let reader = ReaderProcess(server: server)
             let terminal = try await TmuxTerminal.start(reader, columns: 100, rows: 30, arguments: ["browse", "worldnews"])

@@ -70,7 +70,7 @@ import TestSupport
         { ($0.cachePath as NSString).deletingLastPathComponent + "/reddit-token.json" }
     }
 
-    @Test func theFirstRunObtainsATokenAndTheNextReusesIt() async throws {
+    @Test(.replaysRecordings) func theFirstRunObtainsATokenAndTheNextReusesIt() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             let reader = reader(reddit)
             let first = try await reader.run("posts", "popular")
@@ -95,7 +95,7 @@ import TestSupport
 
     /// A token belongs to the host that issued it: when the addresses change between runs, the
     /// kept token is not sent to the new host, which is asked for one of its own.
-    @Test func aKeptTokenIsNeverSentToAnotherHost() async throws {
+    @Test(.replaysRecordings) func aKeptTokenIsNeverSentToAnotherHost() async throws {
         try await withShutdown(of: FakeReddit()) { first in
             try await withShutdown(of: FakeReddit()) { second in
                 var reader = reader(first)
@@ -115,7 +115,7 @@ import TestSupport
         }
     }
 
-    @Test func aTokenCloseToExpiryIsRenewed() async throws {
+    @Test(.replaysRecordings) func aTokenCloseToExpiryIsRenewed() async throws {
         try await withShutdown(of: FakeReddit()) { (reddit) async throws in
             reddit.state.withLockedValue { $0.expiresIn = 30 }  // within the renewal margin
             let reader = reader(reddit)
@@ -125,7 +125,7 @@ import TestSupport
         }
     }
 
-    @Test func a401ResetsTheTokenOnceAndRetriesOnce() async throws {
+    @Test(.replaysRecordings) func a401ResetsTheTokenOnceAndRetriesOnce() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             let reader = reader(reddit)
             #expect(try await reader.run("posts", "popular").status == 0)
@@ -139,7 +139,7 @@ import TestSupport
         }
     }
 
-    @Test func aSecond401DoesNotLoop() async throws {
+    @Test(.replaysRecordings) func aSecond401DoesNotLoop() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
             let reader = reader(reddit)
@@ -181,7 +181,7 @@ import TestSupport
 
     /// A token renewed after a 401 and refused again: the app is refused, so renewal ends for
     /// the run; each later listing fails with the same A401 without a request.
-    @Test func aRenewedTokenRefusedAgainEndsRenewalForTheRun() async throws {
+    @Test(.replaysRecordings) func aRenewedTokenRefusedAgainEndsRenewalForTheRun() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             reddit.state.withLockedValue { $0.unauthorizedAnswers = 100 }
             let reader = reader(reddit)
@@ -211,7 +211,7 @@ import TestSupport
         #expect(!result.stderr.contains("a:b") && !result.stderr.contains("only-a-secret"))
     }
 
-    @Test func anInstalledAppUsesTheInstalledClientGrantWithAKeptDeviceID() async throws {
+    @Test(.replaysRecordings) func anInstalledAppUsesTheInstalledClientGrantWithAKeptDeviceID() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             // Tokens that are already within the renewal margin: the second run must ask again,
             // so there are two grants whose device ids can be compared.
@@ -233,7 +233,7 @@ import TestSupport
         }
     }
 
-    @Test func theSecretAndTheTokenNeverAppearAtAnyVerbosity() async throws {
+    @Test(.replaysRecordings) func theSecretAndTheTokenNeverAppearAtAnyVerbosity() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             let reader = reader(reddit)
             var outputs: [ReaderProcess.Result] = []
