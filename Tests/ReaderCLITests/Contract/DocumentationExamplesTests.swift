@@ -12,7 +12,7 @@ import TestSupport
 @Suite(.processSlot) struct DocumentationExamplesTests {
     static let documents = ["README.md", "docs/GUIDE.md"]
 
-    @Test(arguments: documents)
+    @Test(.replaysRecordings, arguments: documents)
     func everyExampleRunsAsShown(document: String) async throws {
         let text = try String(contentsOf: PackageRoot.appending(document), encoding: .utf8)
         let blocks = try DocumentationExamples.blocks(in: text)

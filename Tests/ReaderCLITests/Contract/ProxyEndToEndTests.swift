@@ -74,7 +74,7 @@ struct ProxyEndToEndTests {
     /// 401) refused them: T1307, exit 78, the password never shown.
     @Test func aProxyRefusingTheCredentialsWith407IsT1307AndExit78() async throws {
         try await withTestServer({ _ in .respond(status: 407, headers: [("Proxy-Authenticate", #"Basic realm="stub""#)], body: []) }) { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)", variable: "http_proxy")
                 for arguments in [["films", "--retries", "0"], ["films", "--retries", "0", "-v"]] {
                     let result = try await reader.run(arguments)
@@ -94,7 +94,7 @@ struct ProxyEndToEndTests {
     /// the message and hint say the credentials given may be why.
     @Test func wrongCredentialsToTinyproxyAreItsRefusalNamingThemAndExit69() async throws {
         try await withTinyProxy(basicAuth: (user: Self.user, password: Self.password)) { proxy in
-            try await withTestServer(Fixtures.route) { server in
+            try await withTestServer(SampleAPI.route) { server in
                 let reader = reader(server, proxy: "http://\(Self.user):not-the-password@127.0.0.1:\(proxy.port)", variable: "http_proxy")
                 let result = try await reader.run("films", "--retries", "0")
                 #expect(result.status == 69, "\(result.stderr)")

@@ -5,11 +5,10 @@ import TestSupport
 /// Open Library registered into `reader` by one line (`reader-openlibrary`): the app's shell
 /// offers it everywhere it offers SWAPI and Reddit, with nothing of the app changed.
 @Suite struct RegisteredServiceTests {
-    /// Open Library's answers, SWAPI's root and one Reddit listing, all from one loopback server.
+    /// Open Library's answers, SWAPI's root and one Reddit listing (the tests' own), all from one loopback server.
     static func route(_ request: TestServer.Request) -> TestServer.Reply {
         switch request.path {
-        case "/api/", "/api": .json(Fixtures.bytes("swapi/films_1.json"))
-        case "/hot.json": .json(Fixtures.bytes("reddit/listing_r_python_hot.json"))
+        case "/api/", "/api", "/hot.json": SampleAPI.route(request)
         default: OpenLibraryFixtures.route(request)
         }
     }
