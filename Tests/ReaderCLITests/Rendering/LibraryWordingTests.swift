@@ -13,10 +13,10 @@ import TestSupport
     static let packageRoot = PackageRoot.url
 
     /// The files whose functions read the environment themselves
-    /// (`ServiceConfiguration.fromEnvironment`, `RedditCredentials.fromEnvironment`,
+    /// (each built-in service's `fromEnvironment`, `RedditCredentials.fromEnvironment`,
     /// `CacheLocation.resolve`, the debug build's test hook): their errors name the variable read.
     static let readersOfTheEnvironment: Set<String> = [
-        "Services/BuiltInServices.swift", "Services/Reddit/RedditCredentials.swift", "Services/Reddit/RedditFeedKey.swift", "Cache/CacheLocation.swift",
+        "Services/SWAPI/SWAPIService.swift", "Services/Reddit/RedditService+Environment.swift", "Services/Reddit/RedditCredentials.swift", "Services/Reddit/RedditFeedKey.swift", "Cache/CacheLocation.swift",
         "Cache/TestHook.swift",
     ]
 
@@ -109,7 +109,7 @@ import TestSupport
         #expect(Self.problems(in: "see 'reader help'", file: "Errors/Advice.swift") == ["names the command 'reader help'"])
         #expect(Self.problems(in: "'reader posts' reads", file: "Errors/Advice.swift") == ["names the command 'reader posts'"])
         #expect(Self.problems(in: "set READER_SWAPI_URL", file: "Errors/Advice.swift") == ["names the environment variable READER_SWAPI_URL"])
-        #expect(Self.problems(in: "set READER_SWAPI_URL", file: "Services/BuiltInServices.swift").isEmpty)
+        #expect(Self.problems(in: "set READER_SWAPI_URL", file: "Services/SWAPI/SWAPIService.swift").isEmpty)
         #expect(Self.problems(in: "larger than reader accepts; x--y; a - b; \u{FFFC}", file: "Errors/Advice.swift").isEmpty)
     }
 }

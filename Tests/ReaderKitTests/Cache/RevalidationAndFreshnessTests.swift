@@ -30,7 +30,7 @@ struct ClientHarness: ShutsDown {
     let scratch = TemporaryFolder("reader-kit")
     var cachePath: String { scratch.url.appendingPathComponent("cache/cache.sqlite").path }
 
-    init(_ handler: @escaping TestServer.Handler = Fixtures.route) async throws {
+    init(_ handler: @escaping TestServer.Handler = SampleAPI.route) async throws {
         server = try await TestServer(handler)
     }
 
