@@ -64,7 +64,7 @@ public enum WholePathFuzzing {
         for (service, answers) in services {
             for answer in answers {
                 guard case .decoded(nil, let read, let readStored) = answer.reading else { continue }
-                outcomes[answer.name] = await through(response, service: service, read: read, readStored: readStored)
+                outcomes[answer.name] = await through(response, as: answer.name, service: service, read: read, readStored: readStored)
             }
         }
         return outcomes
@@ -72,10 +72,11 @@ public enum WholePathFuzzing {
 
     /// Decodes `response` as a load does, shows it, stores it, reads it back and shows it again;
     /// or decides on and presents the failure.
-    static func through(_ response: HTTPResponse, service: any Service,
+    static func through(_ response: HTTPResponse, as name: String, service: any Service,
                         read: (HTTPResponse, String, any Service, [ServiceAnswer.Showing]) throws(ReaderError) -> Void,
                         readStored: @escaping (Data, [ServiceAnswer.Showing]) -> Bool) async -> Outcome {
-        let url = "http://127.0.0.1/fuzz/\(service.name)"
+        // A key of its own: a copy of another answer's shape under it would not read back as this one.
+        let url = "http://127.0.0.1/fuzz/\(service.name)/\(name)"
         do throws(ReaderError) {
             try read(response, url, service, showings)
             renderJSON(response.body)

@@ -11,10 +11,12 @@ public final class SWAPIDataSet: Sendable {
     /// Resources by collection, in id order, as JSON objects.
     private let resources: [String: [(id: Int, body: [UInt8], name: String)]]
 
-    public init() {
+    /// - Parameter fromRecordings: the first pages from the real recordings (``Fixtures``), for a
+    ///   test that shows their data, instead of the tests' own.
+    public init(fromRecordings: Bool = false) {
         var resources: [String: [(id: Int, body: [UInt8], name: String)]] = [:]
         for (collection, size) in Self.sizes {
-            let templates = SWAPIResources.firstPage(collection)
+            let templates = fromRecordings ? Self.recordedFirstPage(collection) : SWAPIResources.firstPage(collection)
             var ids = Array(1...(size + (collection == "people" ? 1 : 0)))
             if collection == "people" { ids.removeAll { $0 == 17 } }
             resources[collection] = ids.enumerated().map { index, id in
@@ -27,6 +29,13 @@ public final class SWAPIDataSet: Sendable {
             }
         }
         self.resources = resources
+    }
+
+    /// The first page of `collection` as recorded.
+    static func recordedFirstPage(_ collection: String) -> [[String: Any]] {
+        let file = collection == "films" ? "swapi/films.json" : "swapi/\(collection)_page1.json"
+        let page = (try? JSONSerialization.jsonObject(with: Data(Fixtures.bytes(file)))) as? [String: Any]
+        return page?["results"] as? [[String: Any]] ?? []
     }
 
     /// How many requests a complete sync makes: every page and every resource.

@@ -17,7 +17,7 @@ import TestSupport
         let text = try String(contentsOf: PackageRoot.appending(document), encoding: .utf8)
         let blocks = try DocumentationExamples.blocks(in: text)
         #expect(blocks.contains { $0.notRun == nil && !$0.commands.isEmpty }, "\(document) has examples to run")
-        let data = SWAPIDataSet()
+        let data = SWAPIDataSet(fromRecordings: true)
         let linked = try ReadmeSampleEndToEndTests.linkedResources()
         let handler: TestServer.Handler = { request in
             if let body = linked[request.path] { return .json(body) }

@@ -49,7 +49,7 @@ struct ClientHarness: ShutsDown {
 
 @Suite struct RevalidationAndFreshnessTests {
     @Test(.replaysRecordings) func aStaleSWAPIEntryCostsOneConditionalRequestAndNoBody() async throws {
-        try await withShutdown(of: ClientHarness()) { harness in
+        try await withShutdown(of: ClientHarness(Fixtures.route)) { harness in
             try await withShutdown(of: harness.client()) { client in
                 let first = try await client.load(try SWAPI.list(Film.self))
                 #expect(first.metadata.source == .network)
