@@ -11,7 +11,7 @@ package enum CLIWording {
         "sort": "--sort", "time": "--time", "limit": "--limit", "after": "--after", "depth": "--depth",
         "explicitPath": "--cache-path",
         "LoadOptions.waitForConnectivity": "--wait", "LoadOptions.deadline": "--timeout",
-        "FreshnessPolicy.maximumStale": "--max-stale", "LoadOptions.CacheMode.refresh": "--refresh",
+        "FreshnessPolicy.maximumStale": "--max-stale",
     ]
 
     /// The flag for `name`; a name reader has no flag for is shown as ReaderKit spells it.

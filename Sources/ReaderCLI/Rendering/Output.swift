@@ -49,7 +49,7 @@ struct Output {
 
     /// Renders one notice: `notice CODE: message`, or `warning CODE: …` for cache trouble.
     func notice(_ notice: Notice, count: Int = 1) {
-        let label = notice.kind == .staleData || notice.kind == .waiting || notice.kind == .cachedAnswer ? "notice" : "warning"
+        let label = notice.kind == .staleData || notice.kind == .waiting ? "notice" : "warning"
         let times = count > 1 ? " (\(count) times)" : ""
         try? writeLine(labelled("\(label) \(notice.code)", CLIWording.message(of: notice) + times, width: Terminal.errorWidth(), colour: errorStyle.yellow),
                        to: .standardError)

@@ -5,8 +5,6 @@ public struct Notice: Sendable, Equatable, Hashable {
     public enum Kind: String, Sendable {
         /// Cached data was served instead of an error.
         case staleData = "stale_data"
-        /// A stored error answer (a `404` kept while fresh) answered without asking the server.
-        case cachedAnswer = "cached_answer"
         /// The cache was replaced or cannot be written.
         case cache
         /// A request waited for the API's rate limit to reset.

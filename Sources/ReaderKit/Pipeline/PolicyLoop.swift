@@ -41,11 +41,12 @@ struct PolicyLoop: Sendable {
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
         let judged = Vary.judgedHeaders(request.headers, service: service, url: url)
-        // A stored error answer answers while fresh, as the failure it was, offline too; stale,
-        // it is nothing (never history): the load asks the network, or offline has nothing cached.
-        if let failure = stored.failure, options.cacheMode != .refresh,
+        // A stored error answer answers while fresh, as the failure it was; stale, or offline
+        // (which shows copies only), it is nothing, never history: the load asks the network,
+        // or offline has nothing cached.
+        if let failure = stored.failure, options.cacheMode == .normal,
            freshness.reuse(of: failure, rule: rule, requestHeaders: judged, at: now()) == .fresh,
-           let answer = await storedAnswer(failure, as: Value.self, service: service, request: request, key: key, rule: rule, options: options) {
+           let answer = await storedAnswer(failure, as: Value.self, service: service, request: request, key: key, options: options) {
             throw answer
         }
         let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: judged, at: now()) }
@@ -242,10 +243,11 @@ struct PolicyLoop: Sendable {
 
     /// The failure a fresh stored error answer is: the error the network's answer was, read again
     /// from what was stored (its status and error body), decided as that error (without a retry,
-    /// a reset or a stale copy: the answer is the server's, and fresh), with a notice that it is
-    /// the stored answer and how to ask again. Nil when it reads as no failure.
+    /// a reset or a stale copy: the answer is the server's, and fresh). Like the HTTP cache's
+    /// fresh copies, it says nothing of being stored: the same error, as a browser's or
+    /// requests-cache's cached answer is the same response. Nil when it reads as no failure.
     private func storedAnswer<Value: Decodable>(_ entry: CacheEntry, as type: Value.Type, service: any Service, request: ServiceRequest,
-                                                key: String, rule: FreshnessPolicy.Rule, options: LoadOptions) async -> LoadFailure? {
+                                                key: String, options: LoadOptions) async -> LoadFailure? {
         var headers = HeaderFields()
         if let contentType = entry.contentType { headers.add("Content-Type", contentType) }
         let response = HTTPResponse(status: entry.status, headers: headers, body: entry.body)
@@ -258,10 +260,6 @@ struct PolicyLoop: Sendable {
         }
         let error = stored.answered(by: service).redacting(await credentials.secrets.union(request.secrets))
         await cache.recordUse(.hit, service: entry.service, key: key)
-        let age = entry.ageSeconds(at: now())
-        let left = max(0, configuration.freshness.freshnessLifetime(of: entry, rule: rule).seconds - FreshnessPolicy.currentAge(of: entry, at: now()))
-        await notices.post(Notice(kind: .cachedAnswer, code: error.code, wording:
-            "the server's answer from \(RelativeAge.describe(seconds: age)) ago, kept while fresh (\(RelativeAge.describe(seconds: OutsideNumbers.wholeSeconds(left))) more); \(name: "LoadOptions.CacheMode.refresh") asks again"))
         let context = ErrorContext(mode: options.mode, cachedCopy: .none)
         var decision = handler.decide(error, in: context)
         while case .reset(_, let then) = decision { decision = then }
