@@ -148,7 +148,9 @@ public struct CacheEntry: Codable, Sendable, Equatable, FetchableRecord, Persist
         if !OutsideNumbers.isPlausible(lastUsedAt) { return "lastUsedAt is not a date from 1970 to 9999" }
         if let requestedAt, !OutsideNumbers.isPlausible(requestedAt) { return "requestedAt is not a date from 1970 to 9999" }
         if bodySize != body.count { return "bodySize \(bodySize) is not the body's \(body.count) bytes" }
-        if !(200...299).contains(status) { return "status \(status) is not a stored answer's" }
+        // An error answer is stored too (``FreshnessPolicy/mayStoreFailure(_:)``): any status a
+        // final answer can have.
+        if !(200...599).contains(status) { return "status \(status) is not a stored answer's" }
         if key.isEmpty { return "the key is empty" }
         return nil
     }

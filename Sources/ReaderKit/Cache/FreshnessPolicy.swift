@@ -82,6 +82,32 @@ public struct FreshnessPolicy: Sendable, Equatable {
             || control.isPublic || control.isPrivate
     }
 
+    /// The statuses whose answer is never stored to answer a later load, whatever its freshness:
+    /// a refusal of credentials (401, 403, 407) or the rate limit (429) says nothing of the
+    /// resource, and the next request, with a renewed credential or after the wait, may differ.
+    static let neverReusedFailureStatuses: Set<Int> = [401, 403, 407, 429]
+
+    /// Whether `response`, an answer reader reads as a failure (an error status, or a `204` where
+    /// the endpoint needs a body), may be stored to answer later loads while it is fresh
+    /// (RFC 9111 §3): without `no-store`, with a heuristically cacheable status (404, 405, 410,
+    /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
+    /// ``neverReusedFailureStatuses``. Such an entry is never history: it answers only while fresh
+    /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
+    public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
+        let control = CacheControl(response.headers)
+        guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (100...599).contains(response.status) else { return false }
+        return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
+            || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
+    }
+
+    /// Whether `entry` holds an error answer (``mayStoreFailure(_:)``), not a copy of a resource:
+    /// a status outside 2xx. It answers a load only while fresh, with the failure it was; it is
+    /// never shown as history, nor served on `stale-if-error`. (A stored `204` is a failure only
+    /// for an endpoint that needs a body, which its load knows.)
+    public static func isStoredFailure(_ entry: CacheEntry) -> Bool {
+        !(200...299).contains(entry.status)
+    }
+
     // MARK: - Freshness (RFC 9111 §4.2)
 
     /// Where an entry's freshness lifetime came from.
@@ -144,11 +170,13 @@ public struct FreshnessPolicy: Sendable, Equatable {
         return correctedInitialAge + residentTime
     }
 
-    /// The `Age` header's delta-seconds (RFC 9111 §5.1); nil when absent or invalid (a list, a sign,
-    /// a fraction), which a cache ignores. A value past 2^31 is 2^31 (§1.2.2).
+    /// The `Age` header's delta-seconds (RFC 9111 §5.1); nil when absent or invalid (a sign, a
+    /// fraction), which a cache ignores. A value past 2^31 is 2^31 (§1.2.2). Of a list (`7200, 0`,
+    /// or two lines, stored joined), the first member counts and the rest are discarded, as §5.1
+    /// says: an `Age` cannot be made younger by a second value.
     static func ageValue(_ header: String?) -> Int64? {
-        guard let header else { return nil }
-        return CacheControl.deltaSeconds(header.trimmingCharacters(in: .whitespaces))
+        guard let header, let first = header.split(separator: ",", omittingEmptySubsequences: false).first else { return nil }
+        return CacheControl.deltaSeconds(first.trimmingCharacters(in: .whitespaces))
     }
 
     /// Whether `entry` is fresh at `now` (its current age is less than its lifetime), under its
@@ -200,7 +228,7 @@ public struct FreshnessPolicy: Sendable, Equatable {
     /// Outside it, a copy shown is history (``History``).
     public func mayServeStaleOnError(_ entry: CacheEntry, rule: Rule, at now: Date) -> Bool {
         let control = CacheControl(entry.cacheControl)
-        guard !control.mustRevalidate, !control.noCache, let window = control.staleIfError, Self.isReusable(entry),
+        guard !control.mustRevalidate, !control.noCache, let window = control.staleIfError, Self.isReusable(entry), !Self.isStoredFailure(entry),
               !Self.wasFetchedAfter(now, entry) else { return false }
         return Self.currentAge(of: entry, at: now) < freshnessLifetime(of: entry, rule: rule).seconds + Double(window)
     }

@@ -120,7 +120,8 @@ extension StatusFailure {
         case 401, 403: return .refusedByService
         case 408, 429, 502, 503, 504: return .busy
         case 400...499: return .badRequest
-        // A 2xx fails only with the API's own error envelope in it: about the request.
+        // A 2xx fails only with the API's own error envelope in it, or as a 204 where a body is
+        // needed: about the request.
         case 200...299: return .badRequest
         default: return .serviceFault
         }

@@ -120,6 +120,8 @@ extension ReaderError {
             var text = "the server answered \(failure.status) \(name)"
             if failure.status == 304 {
                 text += " to a request with no cached copy to confirm"
+            } else if failure.status == 204 {
+                text += ": there is nothing to show"
             } else if (300...399).contains(failure.status) {
                 text += " that reader cannot follow"
             }
@@ -356,6 +358,7 @@ enum HTTPStatusName {
     static func phrase(for status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 204: "No Content"
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"

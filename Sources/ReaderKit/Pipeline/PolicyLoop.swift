@@ -34,12 +34,21 @@ struct PolicyLoop: Sendable {
         // is found whichever way it came. Which way is taken is asked only of a load that goes
         // to the network, so that a fresh cached read costs no more than before.
         let routes = Routes(request, url: url, service: service)
-        let cached: (entry: CacheEntry, value: Value)? = await cachedCopy(of: Value.self, key: key, service: endpoint.service)
+        let stored = await storedCopy(of: Value.self, key: key, service: endpoint.service)
+        let cached: (entry: CacheEntry, value: Value)? = stored.copy
         let freshness = configuration.freshness
         let rule = service.freshness
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
         let judged = Vary.judgedHeaders(request.headers, service: service, url: url)
+        // A stored error answer answers while fresh, as the failure it was; stale, or offline
+        // (which shows copies only), it is nothing, never history: the load asks the network,
+        // or offline has nothing cached.
+        if let failure = stored.failure, options.cacheMode == .normal,
+           freshness.reuse(of: failure, rule: rule, requestHeaders: judged, at: now()) == .fresh,
+           let answer = await storedAnswer(failure, as: Value.self, service: service, request: request, key: key, options: options) {
+            throw answer
+        }
         let reuse = cached.map { freshness.reuse(of: $0.entry, rule: rule, requestHeaders: judged, at: now()) }
         let history = freshness.history
         let showable = cached.map { history.mayShow($0.entry, at: now()) } ?? false
@@ -82,6 +91,8 @@ struct PolicyLoop: Sendable {
         let usesToken = authenticator != nil
         var tokenWasRenewed = false
         var copyDeleted = false
+        /// Whether the last answer was an error answer stored in the copy's place.
+        var answerStored = false
         var attempt = 0
         /// The credential the last attempt carried, to renew only that one on a refusal.
         var credential: CredentialProvider.Held?
@@ -98,14 +109,19 @@ struct PolicyLoop: Sendable {
                     isIdempotent = true
                 }
                 switch try await pipeline.fetch(endpoint, service: service, request: route.request, url: route.url, key: key, deadline: deadline,
-                                                revalidating: cached?.entry, credential: credential,
-                                                rateLimitReserve: options.rateLimitReserve) {
+                                                revalidating: cached?.entry, keepsHistory: cached != nil && !copyDeleted,
+                                                credential: credential, rateLimitReserve: options.rateLimitReserve) {
                 case .body(let result):
                     await cache.recordUse(.miss, service: endpoint.service, key: key)
                     return result
                 case .notModified(let response, let requestedAt):
                     guard let cached else { throw ReaderError.bug("304 Not Modified taken as a confirmation with no cached copy") }
                     return await revalidated(cached, by: response, requestedAt: requestedAt, key: key, rule: rule)
+                case .storedFailure(let failure):
+                    // The answer replaced the copy in the file: it is not deleted again, and the
+                    // copy read before this load is not shown as history in its place.
+                    answerStored = true
+                    throw failure
                 }
             } catch let failure {
                 // A server may echo what it was sent: never show a credential back.
@@ -125,6 +141,7 @@ struct PolicyLoop: Sendable {
             }
             // Once renewal has ended for the run, a refusal is final here too.
             let renewalEnded = usesToken ? await credentials.hasEndedRenewal(for: service.name) : false
+            if answerStored { copyDeleted = true }
             let copyState: ErrorContext.CachedCopy = cached == nil || copyDeleted ? .none : servable ? .servable : .olderThanMaxStale
             var context = ErrorContext(mode: options.mode, cachedCopy: copyState,
                                        attempt: attempt, remaining: ContinuousClock.now.duration(to: deadline),
@@ -138,10 +155,11 @@ struct PolicyLoop: Sendable {
                 "request.url": "\(url)", "error.code": "\(error.code)", "decision": "\(decision)", "attempt": "\(attempt)",
             ])
             if case .reset(.deleteCachedCopy, let then) = decision {
-                await cache.deleteEntry(forKey: key)
+                if !answerStored { await cache.deleteEntry(forKey: key) }
                 copyDeleted = true
                 decision = then
             }
+            answerStored = false
             // A credential renewed in this load and refused again: the app is refused, for the rest of the run.
             if tokenWasRenewed, let authenticator, let credential, authenticator.isRefusal(error) {
                 await credentials.endRenewal(after: error, refusing: credential, of: service.name, authenticator)
@@ -205,15 +223,49 @@ struct PolicyLoop: Sendable {
     /// the network). A copy that no longer decodes (a damaged page, an older reader's shape)
     /// cannot be served: it is dropped as damaged, with its notice, rather than passed over in
     /// silence (and an offline read then says honestly that nothing usable is cached).
-    private func cachedCopy<Value: Decodable>(of type: Value.Type, key: String, service: ServiceName) async -> (entry: CacheEntry, value: Value)? {
-        guard let entry = await cache.entry(forKey: key, service: service) else { return nil }
+    ///
+    /// An error answer stored while fresh (a `404`, or a `204` where `Value` needs a body) is no
+    /// copy of the resource: it comes back as `failure`, never decoded, never history.
+    private func storedCopy<Value: Decodable>(of type: Value.Type, key: String,
+                                              service: ServiceName) async -> (copy: (entry: CacheEntry, value: Value)?, failure: CacheEntry?) {
+        guard let entry = await cache.entry(forKey: key, service: service) else { return (nil, nil) }
+        if FreshnessPolicy.isStoredFailure(entry) || (entry.status == 204 && ResponseValidator.noBody(Value.self, in: entry.body) == nil) {
+            return (nil, entry)
+        }
         do {
-            return (entry, try ResponseValidator.decodeBody(Value.self, from: entry.body))
+            return ((entry, try ResponseValidator.decodeBody(Value.self, from: entry.body)), nil)
         } catch {
             let failure = DecodingFailure(error, url: entry.url)
             await cache.drop(undecodable: key, reason: failure.reason == .corrupt ? "not JSON" : "at \(failure.codingPath)")
-            return nil
+            return (nil, nil)
         }
+    }
+
+    /// The failure a fresh stored error answer is: the error the network's answer was, read again
+    /// from what was stored (its status and error body), decided as that error (without a retry,
+    /// a reset or a stale copy: the answer is the server's, and fresh). Like the HTTP cache's
+    /// fresh copies, it says nothing of being stored: the same error, as a browser's or
+    /// requests-cache's cached answer is the same response. Nil when it reads as no failure.
+    private func storedAnswer<Value: Decodable>(_ entry: CacheEntry, as type: Value.Type, service: any Service, request: ServiceRequest,
+                                                key: String, options: LoadOptions) async -> LoadFailure? {
+        var headers = HeaderFields()
+        if let contentType = entry.contentType { headers.add("Content-Type", contentType) }
+        let response = HTTPResponse(status: entry.status, headers: headers, body: entry.body)
+        let stored: ReaderError
+        do throws(ReaderError) {
+            _ = try ResponseValidator.decode(Value.self, from: response, url: entry.url, now: now(), service: service)
+            return nil
+        } catch {
+            stored = error
+        }
+        let error = stored.answered(by: service).redacting(await credentials.secrets.union(request.secrets))
+        await cache.recordUse(.hit, service: entry.service, key: key)
+        let context = ErrorContext(mode: options.mode, cachedCopy: .none)
+        var decision = handler.decide(error, in: context)
+        while case .reset(_, let then) = decision { decision = then }
+        if case .retry = decision { decision = .alert }
+        if case .ignore(.servedStale) = decision { decision = .alert }
+        return LoadFailure(error: error, decision: decision, context: context)
     }
 
     /// The cached copy, confirmed by a `304`: its stored header fields updated with the `304`'s
@@ -238,8 +290,9 @@ struct PolicyLoop: Sendable {
                                                 cache: CacheStore, logger: Logger, now: @Sendable () -> Date) async {
         do throws(ReaderError) {
             switch try await pipeline.fetch(endpoint, service: service, request: request, url: url, key: key, deadline: deadline,
-                                            revalidating: copy, credential: nil) {
-            case .body:
+                                            revalidating: copy, keepsHistory: true, credential: nil) {
+            case .body, .storedFailure:
+                // A new body, or the answer that the resource is gone, is stored in the copy's place.
                 break
             case .notModified(let response, let requestedAt):
                 await cache.keep(CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt), ofKey: key, at: now())

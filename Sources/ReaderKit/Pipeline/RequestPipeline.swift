@@ -24,14 +24,21 @@ struct RequestPipeline: Sendable {
         case body(Loaded<Value>)
         /// The server confirmed the cached copy (the `304`, and when its request was sent).
         case notModified(HTTPResponse, requestedAt: Date)
+        /// An error answer (a `404`, a `204` where a body is needed), stored to answer later loads
+        /// while fresh (``FreshnessPolicy/mayStoreFailure(_:)``): the load fails with it, and the
+        /// copy it replaced is gone already.
+        case storedFailure(ReaderError)
     }
 
     /// One attempt: the network (conditional when a copy with validators exists), validation,
     /// decoding, then the cache.
-    /// - Parameter credential: the credential the load holds for this attempt, if its service
-    ///   has an authenticator.
+    /// - Parameters:
+    ///   - credential: the credential the load holds for this attempt, if its service has an
+    ///     authenticator.
+    ///   - keepsHistory: whether a readable copy is stored under `key`, which an error answer
+    ///     replaces only when it says the resource is gone.
     func fetch<Value>(_ endpoint: Endpoint<Value>, service: any Service, request: ServiceRequest, url: URL, key: String,
-                      deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?,
+                      deadline: ContinuousClock.Instant, revalidating copy: CacheEntry?, keepsHistory: Bool = false,
                       credential: CredentialProvider.Held?, rateLimitReserve: Double = 0) async throws(ReaderError) -> Outcome<Value> {
         var headers = request.headers
         // A validator goes back only as a field value can be sent: a damaged file's CR, LF or
@@ -51,7 +58,21 @@ struct RequestPipeline: Sendable {
         if let translation = request.translation {
             response = try Self.translated(response, by: translation, url: finalURL.absoluteString, now: now(), service: service)
         }
-        let value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
+        let value: Value
+        do throws(ReaderError) {
+            value = try Self.decode(Value.self, from: response, url: finalURL.absoluteString, now: now(), service: service)
+        } catch {
+            // An error answer the RFC lets a cache reuse (a 404, or any status with explicit
+            // freshness) is stored, to answer while fresh. It never replaces a copy that the
+            // failure leaves in place (a 503 over yesterday's page): that copy is the history.
+            guard case .status(let failure) = error, !failure.isBlockPage, FreshnessPolicy.mayStoreFailure(response),
+                  !keepsHistory || failure.failureClass == .notFound else { throw error }
+            let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url,
+                                   requestHeaders: Vary.judgedHeaders(request.headers, service: service, url: url),
+                                   requestedAt: requestedAt, fetchedAt: now())
+            await cache.store(entry, sizeLimit: configuration.cacheSizeLimit)
+            return .storedFailure(error)
+        }
         let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url,
                                requestHeaders: Vary.judgedHeaders(request.headers, service: service, url: url),
                                requestedAt: requestedAt, fetchedAt: now())

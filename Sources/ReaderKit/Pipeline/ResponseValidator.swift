@@ -29,6 +29,11 @@ public enum ResponseValidator {
         try validateStatus(response, url: url, now: now, service: service)
         // No body has no content type, and an endpoint that allows none reads it (a 204).
         if let value = noBody(Value.self, in: response.body) { return value }
+        // A `204 No Content` where the endpoint needs a body is the server's answer, with nothing
+        // to show: said as that status, not as a page in the way or JSON gone wrong.
+        if response.status == 204 {
+            throw .status(StatusFailure(status: response.status, url: url, service: service?.name))
+        }
         try validateContentType(response, url: url)
         do {
             return try decodeBody(Value.self, from: response.body)

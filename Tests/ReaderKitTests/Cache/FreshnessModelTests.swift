@@ -173,7 +173,8 @@ import Testing
         #expect(FreshnessPolicy.currentAge(of: entry, at: Self.arrived) == 15)
     }
 
-    @Test(arguments: ["abc", "-7200", "7200.0", "7200, 0"])
+    /// (A list is not invalid: its first value counts, StoredErrorAnswerTests.anAgeListCountsItsFirstValue.)
+    @Test(arguments: ["abc", "-7200", "7200.0"])
     func anInvalidAgeIsIgnored(_ age: String) {
         let entry = stored([("Cache-Control", "max-age=3600"), ("Age", age)])
         #expect(FreshnessPolicy.currentAge(of: entry, at: Self.arrived.addingTimeInterval(60)) == 60)
