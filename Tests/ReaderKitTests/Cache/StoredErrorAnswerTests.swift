@@ -31,8 +31,9 @@ import TestSupport
         return harness
     }
 
-    static let films = Fixtures.bytes("swapi/films.json")
-    static let notFound = Fixtures.bytes("swapi/people_9999_not_found.json")
+    static let films = SWAPIResources.page("films")
+    /// SWAPI's not-found body, as it answers `people/9999`.
+    static let notFound = Array(#"{"detail":"Not found"}"#.utf8)
     static let json = ("Content-Type", "application/json")
 
     /// Loads person 9999, expecting a failure: the failure.

@@ -8,7 +8,7 @@ import TestSupport
 /// cacheable (RFC 9110 §15.1), it is fresh for the service's day.
 @Suite(.processSlot) struct CachedNotFoundEndToEndTests {
     @Test func aFreshNotFoundAnswersWithoutARequest() async throws {
-        try await withTestServer { _ in .json(Fixtures.bytes("swapi/people_9999_not_found.json"), status: 404) } body: { server in
+        try await withTestServer { _ in .json(Array(#"{"detail":"Not found"}"#.utf8), status: 404) } body: { server in
             let reader = ReaderProcess(server: server)
             let network = try await reader.run("people", "9999")
             #expect(network.status == 66, "\(network.stderr)")
