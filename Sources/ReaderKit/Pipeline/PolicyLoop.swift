@@ -45,7 +45,7 @@ struct PolicyLoop: Sendable {
         // (which shows copies only), it is nothing, never history: the load asks the network,
         // or offline has nothing cached.
         if let failure = stored.failure, options.cacheMode == .normal,
-           freshness.reuse(of: failure, rule: rule, requestHeaders: judged, at: now()) == .fresh,
+           FreshnessPolicy.storedFailureAnswers(failure, under: freshness, requestHeaders: judged, at: now()),
            let answer = await storedAnswer(failure, as: Value.self, service: service, request: request, key: key, options: options) {
             throw answer
         }

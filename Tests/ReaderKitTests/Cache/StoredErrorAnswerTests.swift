@@ -111,13 +111,14 @@ import TestSupport
     // MARK: - Stored error answers (RFC 9111 §3, §4.2.2)
 
     @Test func aFreshNotFoundAnswersWithoutTheServerAsTheSameFailure() async throws {
-        // SWAPI's 404 carries no freshness: heuristically cacheable, it is fresh for the service's day.
+        // SWAPI's 404 carries no freshness: heuristically cacheable, it is fresh for ten minutes
+        // (not the day SWAPI's data is given).
         let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json] }, body: Self.notFound))
         try await withShutdown(of: Self.harness(answer)) { harness in
             try await withShutdown(of: harness.client()) { client in
                 let network = try await failure(client)
                 _ = await client.notices.drain()
-                harness.clock.advance(3600)
+                harness.clock.advance(599)
                 let cached = try await failure(client)
                 #expect(harness.server.requests.count == 1, "the stored answer is the answer")
                 #expect(network.error.code.description == "A404" && cached.error.code.description == "A404")
@@ -126,6 +127,54 @@ import TestSupport
                 #expect(await client.notices.drain().isEmpty, "the same error, as a fresh copy is the same answer")
                 let refreshed = try await failure(client, options: LoadOptions(cacheMode: .refresh))
                 #expect(refreshed.error.code.description == "A404" && harness.server.requests.count == 2, "refresh asks again")
+            }
+        }
+    }
+
+    @Test func aNotFoundWithoutFreshnessAnswersTenMinutesNotTheServicesDay() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json] }, body: Self.notFound))
+        try await withShutdown(of: Self.harness(answer)) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await failure(client)
+                harness.clock.advance(599)
+                _ = try await failure(client)
+                #expect(harness.server.requests.count == 1)
+                harness.clock.advance(2)
+                _ = try await failure(client)
+                #expect(harness.server.requests.count == 2, "past ten minutes the server is asked again")
+            }
+        }
+    }
+
+    /// A server that marks every answer fresh for a year (a CDN's default) holds a command to its
+    /// 500 for an hour at most.
+    @Test func anErrorFreshForAYearAnswersAnHourAtMost() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 500, headers: { _ in [Self.json, ("Cache-Control", "max-age=31536000")] },
+                                              body: Array(#"{"detail":"broken"}"#.utf8)))
+        try await withShutdown(of: Self.harness(answer)) { harness in
+            try await withShutdown(of: harness.client(retryPolicy: RetryPolicy(maximumRetries: 0, jitter: { 1 }))) { client in
+                _ = try await failure(client)
+                harness.clock.advance(3_599)
+                _ = try await failure(client)
+                #expect(harness.server.requests.count == 1)
+                harness.clock.advance(2)
+                _ = try await failure(client)
+                #expect(harness.server.requests.count == 2, "past an hour the server is asked again")
+            }
+        }
+    }
+
+    /// The user's max-age is for data: it never makes an error the server said not to reuse
+    /// (`max-age=0`, `no-cache`) answer again, and it can shorten a stored error's life.
+    @Test(arguments: ["max-age=0", "no-cache", "max-age=3600"])
+    func theUsersMaxAgeNeverLengthensAStoredError(_ control: String) async throws {
+        let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json, ("Cache-Control", control)] }, body: Self.notFound))
+        try await withShutdown(of: Self.harness(answer)) { harness in
+            try await withShutdown(of: harness.client(freshness: FreshnessPolicy(maximumAge: control == "max-age=3600" ? .seconds(60) : .seconds(86_400)))) { client in
+                _ = try await failure(client)
+                harness.clock.advance(61)
+                _ = try await failure(client)
+                #expect(harness.server.requests.count == 2, "\(control): asked again")
             }
         }
     }
