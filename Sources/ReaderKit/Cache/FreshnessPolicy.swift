@@ -113,7 +113,7 @@ public struct FreshnessPolicy: Sendable, Equatable {
     /// the endpoint needs a body), may be stored to answer later loads while it is fresh
     /// (RFC 9111 §3): without `no-store`, with a heuristically cacheable status (404, 405, 410,
     /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
-    /// ``neverReusedFailureStatuses``. Such an entry is never history: it answers only while fresh
+    /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit). Such an entry is never history: it answers only while fresh
     /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
     public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
         let control = CacheControl(response.headers)
