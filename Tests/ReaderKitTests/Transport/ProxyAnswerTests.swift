@@ -14,15 +14,8 @@ import TestSupport
     func failure(through proxyURL: String) async throws -> TransportFailure {
         let proxies: ProxySettings
         do throws(ReaderError) { proxies = try ProxySettings(environment: ["http_proxy": proxyURL]) } catch { throw error }
-        let request = HTTPRequest(url: try #require(URL(string: "http://service.invalid/api/films/")))
-        return await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: proxies)) { transport in
-            do throws(TransportFailure) {
-                let response = try await transport.send(request, deadline: ContinuousClock.now.advanced(by: .seconds(60)))
-                Issue.record("expected a failure, got \(response.status)")
-                return TransportFailure(.unknown, host: "", detail: "no failure")
-            } catch {
-                return error
-            }
+        return try await withShutdown(of: AsyncHTTPTransport(connectTimeout: .seconds(30), proxies: proxies)) { transport in
+            try await TransportFaultTests().failure(of: "http://service.invalid/api/films/", through: transport)
         }
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Error answers kept to answer later loads (RFC 9111 §3): which are stored, and how long one answers.
+extension FreshnessPolicy {
+    /// The statuses whose answer is never stored to answer a later load, whatever its freshness:
+    /// a refusal of credentials (401, 403, 407) or the rate limit (429) says nothing of the
+    /// resource, and the next request, with a renewed credential or after the wait, may differ.
+    static let neverReusedFailureStatuses: Set<Int> = [401, 403, 407, 429]
+
+    /// How long a stored error answer without freshness of its own (a heuristically cacheable
+    /// `404`) answers: minutes, not the service's heuristic for its data (SWAPI's day).
+    public static let storedFailureLifetime = FreshnessPolicy.Rule(defaultLifetime: .seconds(600))
+
+    /// The longest a stored error answer answers, whatever its `max-age` or `Expires` says: a
+    /// server that marks every answer fresh for a year (a CDN's default) must not hold a command
+    /// to its `500` for a year.
+    public static let storedFailureLongestLife: Duration = .seconds(3_600)
+
+    /// Whether the stored error answer `entry` answers a load now (``mayStoreFailure(_:)``): by the
+    /// server's own word only (its `max-age`, `Expires`, `no-cache`, else
+    /// ``storedFailureLifetime``), never beyond ``storedFailureLongestLife``; the user's
+    /// ``maximumAge``, meant for data, can only shorten it (`--max-age 0` asks again), and the
+    /// service's floor (``Rule/minimumLifetime``) does not apply.
+    public static func storedFailureAnswers(_ entry: CacheEntry, under policy: FreshnessPolicy, requestHeaders: HeaderFields,
+                                            at now: Date) -> Bool {
+        let age = Double(entry.ageSeconds(at: now))
+        guard age < storedFailureLongestLife.inSeconds else { return false }
+        if let maximumAge = policy.maximumAge, age >= maximumAge.inSeconds { return false }
+        return FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh
+    }
+
+    /// Whether `response`, an answer reader reads as a failure (an error status, or a `204` where
+    /// the endpoint needs a body), may be stored to answer later loads while it is fresh
+    /// (RFC 9111 §3): without `no-store`, with a heuristically cacheable status (404, 405, 410,
+    /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
+    /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit). Such an entry is never history: it answers only while fresh
+    /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
+    public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
+        let control = CacheControl(response.headers)
+        guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (100...599).contains(response.status) else { return false }
+        return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
+            || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
+    }
+
+    /// Whether `entry` holds an error answer (``mayStoreFailure(_:)``), not a copy of a resource:
+    /// a status outside 2xx. It answers a load only while fresh, with the failure it was; it is
+    /// never shown as history, nor served on `stale-if-error`. (A stored `204` is a failure only
+    /// for an endpoint that needs a body, which its load knows.)
+    public static func isStoredFailure(_ entry: CacheEntry) -> Bool {
+        !(200...299).contains(entry.status)
+    }
+}
