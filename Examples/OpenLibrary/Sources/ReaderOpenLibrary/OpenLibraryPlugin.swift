@@ -12,6 +12,8 @@ public struct OpenLibraryPlugin: ServicePlugin {
 
     public var name: ServiceName { OpenLibrary.serviceName }
 
+    public var summary: String { "Open Library's books" }
+
     public var settings: [ServiceSetting] {
         [
             ServiceSetting(key: "openlibrary.url", variable: OpenLibrary.baseURLVariable,
