@@ -4,9 +4,9 @@ import Foundation
 import ReaderKit
 
 /// Says what failed and what to do, and returns the exit code to end with.
-func report(_ error: ReaderError, suggestion: String) -> Int32 {
+func report(_ error: ReaderError, hints: [Hint]) -> Int32 {
     print("error \(error.code): \(error.message)")
-    print("  \(suggestion)")
+    print("  hint: \(hints.text)")
     print("  exit code \(error.exitCode)")
     return error.exitCode.rawValue
 }
@@ -24,7 +24,7 @@ do throws(ReaderError) {
     posts = try Reddit.posts(subreddit: subreddit, limit: 5)
 } catch {
     // A variable that is not a URL, a name Reddit cannot have: found before any request.
-    exit(report(error, suggestion: error.suggestion))
+    exit(report(error, hints: error.hints()))
 }
 
 var status: Int32 = 0
@@ -41,7 +41,7 @@ do throws(LoadFailure) {
         print("(posts from the cache, \(listing.metadata.ageSeconds) s old: the request failed with \(code))")
     }
 } catch {
-    status = report(error.error, suggestion: error.suggestion)
+    status = report(error.error, hints: error.hints)
 }
 for (notice, count) in await client.notices.drain() {
     print("notice \(notice.code): \(notice.message)\(count > 1 ? " (\(count) times)" : "")")

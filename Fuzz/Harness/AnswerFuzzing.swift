@@ -144,9 +144,9 @@ package enum AnswerFuzzing {
         for context in [ErrorContext(), ErrorContext(mode: .background, cachedCopy: .servable), ErrorContext(attempt: 3, usesToken: true),
                         ErrorContext(cachedCopy: .olderThanMaxStale, attempt: 2, remaining: .seconds(20))] {
             let decision = ErrorHandler().decide(error, in: context)
-            _ = (ErrorHandler().announcement(of: decision, on: error, in: context), error.suggestion(in: context))
+            _ = (ErrorHandler().announcement(of: decision, on: error, in: context), error.hints(in: context).text)
         }
-        _ = (error.code, error.failureClass, error.exitCode, error.message, error.suggestion, error.reason, error.technicalDetail)
+        _ = (error.code, error.failureClass, error.exitCode, error.message, error.hints().text, error.reason, error.technicalDetail)
         var report = SyncReport()
         let failure: Result<Loaded<JSONValue>, LoadFailure> = .failure(LoadFailure(error: error, decision: .ignore(.summarised)))
         report.count(failure)

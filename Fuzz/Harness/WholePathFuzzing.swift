@@ -122,7 +122,7 @@ public enum WholePathFuzzing {
         _ = error.exitCode.rawValue
         _ = try? ReaderJSON.makeEncoder().encode(JSONValue.object([
             "code": .string(error.code.description), "message": .string(CLIWording.message(of: error)),
-            "suggestion": .string(CLIWording.hint(error.advice)), "detail": .string(error.technicalDetail),
+            "hint": .string(CLIWording(registry: .builtIn).text(of: error.hints())), "detail": .string(error.technicalDetail),
         ]))
         _ = TerminalText.sanitise(error.technicalDetail, maxLength: 2000)
     }

@@ -1,32 +1,24 @@
 import Foundation
 import ReaderKit
 
-/// A failed load as a screen shows it: the error itself, as ReaderKit classified it, and what
-/// can be done next; the words, the code and the hint are the CLI's for them.
+/// A failed load as a screen shows it: the error itself, as ReaderKit classified it, and the
+/// hints that hold in the situation the load met it; the browser says them in the commands' words.
 public struct BrowseFailure: Sendable {
     /// The error the load failed with.
     public let error: ReaderError
     /// What can be done next, in the situation the load met the error.
-    public let advice: [Advice]
-    /// The error in the commands' words.
-    public let message: String
-    /// The hint, as the commands' `hint:` line says it; nil when there is none.
-    public let hint: String?
+    public let hints: [Hint]
 
-    /// A load's failure: its error, advised on in its situation.
+    /// A load's failure: its error, with the hints of its situation.
     public init(_ failure: LoadFailure) {
-        self.init(failure.error, advice: failure.advice)
+        self.init(failure.error, hints: failure.hints)
     }
 
     /// An error met outside a load (a target refused before any request is sent).
-    /// - Parameter advice: what can be done next; by default what ReaderKit advises with no
-    ///   situation known.
-    public init(_ error: ReaderError, advice: [Advice]? = nil) {
+    /// - Parameter hints: what can be done next; by default the error's hints with no situation known.
+    public init(_ error: ReaderError, hints: [Hint]? = nil) {
         self.error = error
-        self.advice = advice ?? error.advice(in: ErrorContext())
-        message = CLIWording.message(of: error)
-        let hint = CLIWording.hint(self.advice)
-        self.hint = hint.isEmpty ? nil : hint
+        self.hints = hints ?? error.hints()
     }
 
     /// The error's code, such as `T1003`.
@@ -48,9 +40,9 @@ public struct BrowseFailure: Sendable {
 }
 
 extension BrowseFailure: Equatable {
-    /// The same failure on screen: the same code, words and hint.
+    /// The same failure on screen: the same code, words and hints.
     public static func == (left: BrowseFailure, right: BrowseFailure) -> Bool {
-        left.code == right.code && left.message == right.message && left.hint == right.hint
+        left.code == right.code && left.error.wording == right.error.wording && left.hints == right.hints
     }
 }
 

@@ -12,6 +12,8 @@ extension Browser {
         /// What `s` goes to, as the prompt and the help name it (``BrowseCapability/goTo``):
         /// `subreddit, r/a+b`, `swapi`.
         var places: [String] = []
+        /// The commands' words for failures, notices and hints, given the services registered.
+        var wording: CLIWording
         /// `$BROWSER`, when it is set and not empty.
         var browserCommand: String?
         /// Starts `$BROWSER URL`, detached; the reason when it cannot.

@@ -27,10 +27,11 @@ extension Browser {
 
     /// A failure in place of the screen: its message, code and hint as the CLI words them.
     private func drawBanner(_ failure: BrowseFailure, into grid: inout Grid, in layout: ScreenLayout) {
-        var lines: [(String, CellStyle)] = TerminalText.wrap(TerminalText.sanitise(failure.message), toWidth: layout.columns,
+        let wording = environment.wording
+        var lines: [(String, CellStyle)] = TerminalText.wrap(TerminalText.sanitise(wording.message(of: failure.error)), toWidth: layout.columns,
                                                             breakingLongWords: true).map { ($0, CellStyle(bold: true)) }
         lines.append((failure.code, CellStyle(foreground: .red)))
-        if let hint = failure.hint {
+        if case let hint = wording.text(of: failure.hints), !hint.isEmpty {
             lines += TerminalText.wrap(TerminalText.sanitise(hint), toWidth: layout.columns, breakingLongWords: true).map { ($0, .plain) }
         }
         lines.append(("", .plain))

@@ -296,7 +296,7 @@ struct Browser: Model {
             scheduler.backgroundAnswered(id, of: screen)
             if case .failed(let failure)? = answer.report {
                 let counted = backgroundFailures[failure.code]?.count ?? 0
-                backgroundFailures[failure.code] = (counted + 1, failure.message)
+                backgroundFailures[failure.code] = (counted + 1, environment.wording.message(of: failure.error))
             }
             effects += startQueued()
         case .cached(let work):

@@ -100,6 +100,7 @@ extension Reader {
                 },
                 resolve: { (target) throws(ReaderError) in try Self.program(for: target, settings: settings).firstScreen(context) },
                 places: Self.browsable.map(\.browse.goTo),
+                wording: CLIWording(registry: .current),
                 browserCommand: browserCommand,
                 openURL: { url in LinkOpener.open(url, with: browserCommand) },
                 // Asked each tick: a cache file deleted meanwhile is noticed (C1003) and opened anew.

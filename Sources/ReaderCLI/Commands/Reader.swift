@@ -71,7 +71,8 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             let text = commandSuggestion(for: message(for: error), arguments: arguments) ?? message(for: error)
             output.error(.invalidArgument(Wording(shortened(TerminalText.sanitise(text, maxLength: Int.max)))),
                          decision: .alert,
-                         advice: help.map { [.plain("see '\(TerminalText.sanitise($0, maxLength: 200))' for the arguments it takes")] },
+                         hints: help.map { [.plain("see '\(TerminalText.sanitise($0, maxLength: 200))' for the arguments it takes")] },
+                         wording: CLIWording(registry: .current),
                          usage: TerminalText.sanitiseParagraphs(usage, maxLength: 4000).joined(separator: "\n"))
             Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
         }
@@ -80,6 +81,9 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
     /// Runs a parsed command, and turns every failure into a message with its code and an exit code.
     static func run(_ parsed: ReaderCommandLine.Parsed) async {
         let output = parsed.output
+        // The hints speak of the services registered, and of the command's own alone when it has one.
+        let registry = ServiceRegistry.current
+        let wording = CLIWording(registry: registry, service: registry.service(of: type(of: parsed.command)))
         do {
             if var asyncCommand = parsed.command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -90,17 +94,15 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             try StandardOutput.flushStandardIO()
             await DeferredShutdowns.shared.finish()
         } catch let failure as LoadFailure {
-            let advice = (parsed.command as? any AdvisingOnFailure)?.advice(for: failure) ?? failure.advice
-            end(with: failure.error, decision: failure.decision, advice: advice,
-                service: ServiceRegistry.current.service(of: type(of: parsed.command)), output: output)
+            let hints = (parsed.command as? any HintingOnFailure)?.hints(for: failure) ?? failure.hints
+            end(with: failure.error, decision: failure.decision, hints: hints, wording: wording, output: output)
         } catch let error as ReaderError {
             // An argument refused as the command runs: the hint is about that command's arguments.
-            var advice: [Advice]?
+            var hints: [Hint]?
             if case .invalidArgument = error, let name = topLevelName(of: type(of: parsed.command)) {
-                advice = [.plain("see 'reader \(name) --help' for the arguments it takes")]
+                hints = [.plain("see 'reader \(name) --help' for the arguments it takes")]
             }
-            end(with: error, decision: .alert, advice: advice, service: ServiceRegistry.current.service(of: type(of: parsed.command)),
-                output: output)
+            end(with: error, decision: .alert, hints: hints, wording: wording, output: output)
         } catch {
             // `reader --help` reaches here, from the root command's run().
             if exitCode(for: error) == .success { endWithMessage(of: error, output: output) }
@@ -114,18 +116,18 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
         do {
             if !message.isEmpty { try StandardOutput.write(Data((message + "\n").utf8)) }
         } catch {
-            end(with: error, decision: .alert, output: output)
+            end(with: error, decision: .alert, wording: CLIWording(registry: .current), output: output)
         }
         Foundation.exit(0)
     }
 
     /// Reports `error` and exits with its code; a closed pipe ends quietly, as `cat` does.
-    /// - Parameter advice: the hint for the situation, when it is known (``LoadFailure/advice``).
-    /// - Parameter service: the service of the command that failed, when it has one: the hint speaks of it alone.
-    private static func end(with error: ReaderError, decision: Decision, advice: [Advice]? = nil, service: ServiceName? = nil,
+    /// - Parameter hints: the hints for the situation, when it is known (``LoadFailure/hints``).
+    /// - Parameter wording: reader's words for the services of the command that failed.
+    private static func end(with error: ReaderError, decision: Decision, hints: [Hint]? = nil, wording: CLIWording,
                             output: Output) -> Never {
         if case .output(let failure) = error, failure.isClosedPipe { ProcessSetup.endByClosedPipe() }
-        output.error(error, decision: decision, advice: advice, service: service)
+        output.error(error, decision: decision, hints: hints, wording: wording)
         Foundation.exit(error.exitCode.rawValue)
     }
 

@@ -114,12 +114,14 @@ extension Reader {
 
         func run() async throws {
             let plan = targets.isEmpty ? try Self.plan(from: options.settings()) : try Self.plan(targets)
+            let registry = ServiceRegistry.current
+            let wording = CLIWording(registry: registry)
             let progress = ProgressLine("syncing")
             let reports = try await CommandRunner.withClient(options) { (client) throws(LoadFailure) in
                 defer { progress.finish() }
                 var reports: [(String, SyncReport)] = []
                 for (name, arguments) in plan.targets {
-                    guard let sync = ServiceRegistry.current[name]?.sync else { continue }
+                    guard let sync = registry[name]?.sync else { continue }
                     do throws(ReaderError) {
                         reports.append((name.rawValue, try await sync.run(client, arguments, options.loadOptions, progress.handler)))
                     } catch {
@@ -131,14 +133,14 @@ extension Reader {
             let output = options.makeOutput()
             if options.json {
                 try output.writeJSON(JSONValue.object(Dictionary(uniqueKeysWithValues: reports.map { name, report in
-                    (name, Self.json(report))
+                    (name, Self.json(report, wording: wording))
                 })))
             } else {
                 for (name, report) in reports {
                     try output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
                     for group in report.failureGroups {
                         try output.writeLine("  " + group.summary(message: CLIWording.message(of: group)), to: .standardOutput)
-                        try output.writeLine("    hint: " + CLIWording.hint(group.advice), to: .standardOutput)
+                        try output.writeLine("    hint: " + wording.text(of: group.hints), to: .standardOutput)
                     }
                 }
             }
@@ -155,8 +157,8 @@ extension Reader {
                     if !notRead.isEmpty { what.append("\(notRead.map(\.name).joined(separator: ", ")) not read") }
                     if failed > 0 || what.isEmpty { what.append("\(failed) \(failed == 1 ? "request" : "requests") failed") }
                     // Nothing stored: the cache is what to see to, then the whole sync is to run again.
-                    let hint = notStored.first.map { CLIWording.hint($0.advice) + "; then run the sync again" }
-                        ?? SyncReport.suggestion(after: reports.map(\.1)) ?? ""
+                    let hint = notStored.first.map { wording.text(of: $0.hints()) + "; then run the sync again" }
+                        ?? SyncReport.hint(after: reports.map(\.1)) ?? ""
                     try output.writeLine("\(output.errorStyle.red("error \(worst.code)")): the sync is incomplete: \(what.joined(separator: ", "))\n  hint: \(hint)",
                                      to: .standardError)
                 }
@@ -164,7 +166,7 @@ extension Reader {
             }
         }
 
-        static func json(_ report: SyncReport) -> JSONValue {
+        static func json(_ report: SyncReport, wording: CLIWording) -> JSONValue {
             .object([
                 "complete": .bool(report.isComplete),
                 "fetched": .integer(Int64(report.fetched)),
@@ -183,7 +185,7 @@ extension Reader {
                     .object(["code": .string(group.code.description), "reason": group.error.reason.map(JSONValue.string) ?? .null,
                              "count": .integer(Int64(group.count)),
                              "message": .string(CLIWording.message(of: group)), "examples": .array(group.subjects.map(JSONValue.string)),
-                             "suggestion": .string(CLIWording.hint(group.advice)),
+                             "hint": .string(wording.text(of: group.hints)),
                              "exit_code": .integer(Int64(group.error.exitCode.rawValue))])
                 }),
             ])

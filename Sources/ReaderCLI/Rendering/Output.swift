@@ -8,20 +8,20 @@ struct Output {
     /// Colour for stderr's labels; plain unless stderr is a terminal that takes colour.
     var errorStyle = Style.plain
 
-    /// Renders a failure: `error CODE: message` with what to do next, or one JSON object on stderr,
-    /// in reader's words (``CLIWording``).
-    /// - Parameter advice: what to do next when the situation is known (``LoadFailure/advice``);
-    ///   the error's own, which claims nothing about the situation, otherwise.
-    func error(_ error: ReaderError, decision: Decision, advice: [Advice]? = nil, service: ServiceName? = nil, usage: String = "") {
-        let suggestion = CLIWording.hint(advice ?? error.advice, service: service)
-        let message = CLIWording.message(of: error)
+    /// Renders a failure: `error CODE: message` with its hint, or one JSON object on stderr,
+    /// in `wording`.
+    /// - Parameter hints: what to do next when the situation is known (``LoadFailure/hints``);
+    ///   the error's own, which claim nothing about the situation, otherwise.
+    func error(_ error: ReaderError, decision: Decision, hints: [Hint]? = nil, wording: CLIWording, usage: String = "") {
+        let hint = wording.text(of: hints ?? error.hints())
+        let message = wording.message(of: error)
         if json {
             var object: [String: JSONValue] = [
                 "code": .string(error.code.description),
                 "domain": .string(error.code.domain.rawValue),
                 "decision": .string(decision.name),
                 "message": .string(message),
-                "suggestion": .string(suggestion),
+                "hint": .string(hint),
                 "exit_code": .integer(Int64(error.exitCode.rawValue)),
             ]
             object["reason"] = error.reason.map(JSONValue.string) ?? .null
@@ -31,7 +31,7 @@ struct Output {
         }
         let width = Terminal.errorWidth()
         var lines = [labelled("error \(error.code)", message, width: width, colour: errorStyle.red),
-                     Terminal.wrapMessage("  hint: \(suggestion)", width: width, hangingIndent: 8)]
+                     Terminal.wrapMessage("  hint: \(hint)", width: width, hangingIndent: 8)]
         if verbose {
             lines.append(Terminal.wrapMessage("  detail: \(TerminalText.sanitise(error.technicalDetail, maxLength: 2000))",
                                               width: width, hangingIndent: 10))

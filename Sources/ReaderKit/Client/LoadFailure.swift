@@ -15,10 +15,6 @@ public struct LoadFailure: Error, Sendable {
         self.context = context
     }
 
-    /// What can be done next, in this situation, in ReaderKit's words (``ReaderError/suggestion(in:)``).
-    public var suggestion: String { error.suggestion(in: context) }
-
-    /// What can be done next, in this situation, as values a front end words its own way
-    /// (``ReaderError/advice(in:)``).
-    public var advice: [Advice] { error.advice(in: context) }
+    /// What can be done next, in this situation (``ReaderError/hints(in:)``).
+    public var hints: [Hint] { error.hints(in: context) }
 }

@@ -48,11 +48,8 @@ public struct SyncReport: Sendable {
         }
 
         /// What to do about these failures: run the sync again only where that can help
-        /// (``ReaderError/suggestionAfterSync``).
-        public var suggestion: String { error.suggestionAfterSync }
-
-        /// ``suggestion`` as values a front end words its own way (``ReaderError/adviceAfterSync``).
-        public var advice: [Advice] { error.adviceAfterSync }
+        /// (``ErrorContext/isSyncSummary``).
+        public var hints: [Hint] { error.hints(in: ErrorContext(isSyncSummary: true)) }
 
         /// `H500 ×36: the server answered 500 Internal Server Error (starships/2, starships/3,
         /// starships/5 and 33 more)`.
@@ -184,7 +181,7 @@ public struct SyncReport: Sendable {
     /// `T1005 ×36: the connection … (starships/2, starships/3, starships/5 and 33 more)` and
     /// `hint: run the sync again to fill these gaps`.
     public var failureLines: [String] {
-        failureGroups.flatMap { [$0.summary, "hint: \($0.suggestion)"] }
+        failureGroups.flatMap { [$0.summary, "hint: \($0.hints.text)"] }
     }
 
     /// What is missing, one phrase each: `films: not read (first page failed: T1004)`,
@@ -198,7 +195,7 @@ public struct SyncReport: Sendable {
 
     /// What to do about syncs that are incomplete, all codes together: "run it again" only when
     /// that can fill every gap; else which codes it may help with and which not; nil when complete.
-    public static func suggestion(after reports: [SyncReport]) -> String? {
+    public static func hint(after reports: [SyncReport]) -> String? {
         let errors = reports.flatMap { ($0.notStored.map { [$0] } ?? []) + $0.notRead.map(\.error) + $0.failureGroups.map(\.error) }
         guard !errors.isEmpty else { return nil }
         /// Each code once, a block page's apart (`H503 blocked`), as the groups are named.

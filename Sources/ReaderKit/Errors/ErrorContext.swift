@@ -1,10 +1,10 @@
 /// The situation of a failed request, besides its error: what the ``ErrorHandler`` decides with,
-/// and what the advice given with the error is made to hold for (``ReaderError/advice(in:)``).
+/// and what the hints given with the error are made to hold for (``ReaderError/hints(in:)``).
 ///
 /// ``ReaderClient`` fills it in where a load fails (``LoadFailure/context``): whether a cached copy
 /// exists and may be served, whether the request carried a credential, the attempt and the time
 /// left. An error met elsewhere has the defaults, which claim nothing (``CachedCopy/unknown``):
-/// the advice then says nothing it cannot know, and the decision is the one without a copy.
+/// the hints then say nothing they cannot know, and the decision is the one without a copy.
 ///
 /// ## Topics
 /// - ``CachedCopy``
@@ -20,7 +20,7 @@ public struct ErrorContext: Sendable, Equatable {
 
     /// What the cache held for the request when it failed.
     public enum CachedCopy: Sendable, Equatable {
-        /// Not known: the advice says nothing it cannot know; the decision is the one without a copy.
+        /// Not known: the hints say nothing they cannot know; the decision is the one without a copy.
         case unknown
         /// Nothing is cached for the request: `--offline` would fail too.
         case none
@@ -72,10 +72,14 @@ public struct ErrorContext: Sendable, Equatable {
     public var credentialRefused: Bool
     /// The pages the list has, when the page asked for is not one of them; nil otherwise.
     public var pageRange: PageRange?
+    /// Whether the error is told once for many failed requests, in the summary at the end of a
+    /// sync (``SyncReport/FailureGroup``): the hints say whether running the sync again can help.
+    public var isSyncSummary: Bool
 
     public init(mode: Mode = .interactive, cachedCopy: CachedCopy = .unknown, attempt: Int = 1, remaining: Duration? = nil,
                 longestWait: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false, usesToken: Bool = false,
-                tokenWasRenewed: Bool = false, credentialRefused: Bool = false, pageRange: PageRange? = nil) {
+                tokenWasRenewed: Bool = false, credentialRefused: Bool = false, pageRange: PageRange? = nil,
+                isSyncSummary: Bool = false) {
         self.mode = mode
         self.cachedCopy = cachedCopy
         self.attempt = attempt
@@ -87,5 +91,6 @@ public struct ErrorContext: Sendable, Equatable {
         self.tokenWasRenewed = tokenWasRenewed
         self.credentialRefused = credentialRefused
         self.pageRange = pageRange
+        self.isSyncSummary = isSyncSummary
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// Each error has exactly one class (``ReaderError/failureClass``), decided here and nowhere
 /// else. The ``ErrorHandler`` reads it to decide; ``RetryPolicy`` retries only the classes that
-/// are ``isTransient``, and within them what its own sets name; the advice about the network, the
+/// are ``isTransient``, and within them what its own sets name; the hints about the network, the
 /// offline mode and a sync's "run it again" read it too.
 ///
 /// Which failures fall in which class, and what a cached copy and a later run make of each, is

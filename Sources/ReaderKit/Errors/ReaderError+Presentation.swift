@@ -192,95 +192,6 @@ extension ReaderError {
         }
     }
 
-    /// What can be done next, knowing nothing of the situation, in ReaderKit's words;
-    /// ``suggestion(in:)`` knows whether a cached copy exists, and says only what holds.
-    public var suggestion: String { advice.text }
-
-    /// What can be done next, knowing nothing of the situation, as values a front end words
-    /// its own way (``Advice``); ``advice(in:)`` knows the situation.
-    public var advice: [Advice] {
-        switch self {
-        case .invalidArgument: return [.checkArguments]
-        case .invalidConfiguration: return [.fixConfiguration]
-        case .transport(let failure):
-            switch failure.reason {
-            case .cannotFindHost: return [.plain("check the address and your DNS"), .tryAgainOffline]
-            case .timedOut: return [.allowMoreTime]
-            case .responseTooLarge, .tooManyRedirects: return [.checkServiceAddress]
-            case .badServerResponse: return [.serviceAnsweredWrongly]
-            case .secureConnectionFailed:
-                return [.plain("the service may not speak TLS (https) on that port, or only a version reader refuses"), .checkServiceAddress]
-            case .certificateExpired: return [.plain("only the service can renew its certificate; try again later")]
-            case .certificateNotYetValid:
-                return [.plain("check this computer's date and time; if they are right, the service must fix its certificate")]
-            case .certificateWrongName:
-                return [.checkServiceAddress, .plain("a network that intercepts secure connections may also be in the way")]
-            case .certificateUntrusted:
-                return [.plain("a network that intercepts secure connections (a company proxy, a captive portal) may be in the way; otherwise the service must use a certificate from a trusted authority")]
-            case .redirectRefused: return [.checkServiceAddressRedirected]
-            case .proxyUnreachable: return [failure.proxyAdvice, .readCachedDataOffline]
-            case .proxyAuthenticationRequired, .proxyRefused: return [failure.proxyAdvice]
-            default: return [.plain("check your connection and try again"), .readCachedDataOffline]
-            }
-        case .status(let failure):
-            // A time to come back means something only from a server that may answer then: a
-            // 400 or a block page with a Retry-After is still a 400 or a block page.
-            let comeBackLater = failure.asksToComeBackLater
-            if let explanation = failure.explanation, let text = explanation.suggestion, !comeBackLater {
-                return [.service(failure.service, reason: explanation.reason, withCredential: false, text: text)]
-            }
-            if comeBackLater { return [.tryAgainThenOrAllowLongerWait] }
-            switch failure.status {
-            // The API's own not-found (SWAPI's `{"detail": "Not found"}`) is about the name or
-            // id; one without its error body (a web server's page) comes from an address where
-            // the API is not, as a collection or the root of a wrong base URL answers.
-            case 404, 410: return failure.apiError == nil ? [.checkServiceAddressNotFound] : [.plain("check the name or id")]
-            case 401, 403: return [.notReadable]
-            case 451: return [.plain("the service says it may not show this here, for legal reasons; the arguments are not at fault")]
-            // The captive portal's own status: the network asks for a login before anything else.
-            case 511: return [.plain("a network login page (captive portal) is in the way; open a browser and sign in, or try another network")]
-            case 408, 429: return [.plain("wait a moment and try again")]
-            case 500...599: return [.plain("the service has a problem; try again later")]
-            // A 304 with nothing to confirm, a redirect without a Location that can be read, a
-            // token endpoint that redirects: the server broke HTTP, the arguments are not at fault.
-            case 300...399: return [.serviceAnsweredWrongly]
-            // Another client error, or the API's own error envelope in a 2xx answer: about the request.
-            case _ where (400...499).contains(failure.status) || ((200...299).contains(failure.status) && failure.apiError != nil):
-                return [.plain(failure.apiError?.saysNotFound == true ? "check the name or id" : "check the arguments")]
-            // A status that is no client error (101, 999): the server's, whatever was asked.
-            default: return [.serviceAnsweredWrongly]
-            }
-        case .contentType:
-            return [.plain("a network login page (captive portal) or a block page may be in the way; open a browser or try another network")]
-        case .decoding:
-            return [.updateTheModels]
-        case .cache(let failure):
-            switch failure.reason {
-            case .notCached: return [.loadOnceConnected]
-            case .tooOld: return [.allowOlderDataOrConnect]
-            case .damagedEntry: return [.plain("nothing to do: the damaged copy was dropped and is read again from the network next time")]
-            case .unwritable, .unavailable, .corrupt: return [.useAnotherCacheFile(failure.reason)]
-            }
-        case .rateLimited(let failure) where failure.keptInReserve:
-            return [.plain("nothing to do: what you ask for yourself may still spend the rest")]
-        case .rateLimited:
-            return [.tryAgainAfterResetOrAllowLongerWait]
-        case .authentication(let failure):
-            return [.checkCredentials(failure.service, withoutSecret: failure.withoutSecret)]
-        case .output(let failure) where failure.destination == .temporaryFile:
-            switch failure.errorNumber {
-            case ENOSPC, EDQUOT: return [.plain("free some space in the temporary folder (/tmp), or read fewer pages")]
-            case EFBIG: return [.plain("the system's file size limit (ulimit -f) is below what it needs: raise it, or read fewer pages")]
-            default: return [.plain("make the temporary folder (/tmp) writable, or read fewer pages")]
-            }
-        case .output(let failure):
-            return [.plain(failure.errorNumber == ENOSPC || failure.errorNumber == EDQUOT
-                ? "free some space, or send the output elsewhere" : "send the output somewhere it can be written")]
-        case .bug:
-            return [.plain("this is a bug; please report it with code \(code)")]
-        }
-    }
-
     /// A machine-readable reason beside the code, for scripts (`--json`'s `reason`): Reddit's
     /// `quarantined`, `private`, `banned`, `not_found`, `too_many_requests`, or the reason an
     /// API's error body gave; nil when there is none.
@@ -321,8 +232,8 @@ extension TransportFailure {
         return "\(shown) (from \(TerminalText.sanitise(proxyVariable, maxLength: 40)))"
     }
 
-    /// What to do about the proxy: its setting is the user's, so the advice names it.
-    var proxyAdvice: Advice {
+    /// What to do about the proxy: its setting is the user's, so the hint names it.
+    var proxyHint: Hint {
         let setting = proxyVariable.flatMap { $0.isEmpty ? nil : TerminalText.sanitise($0, maxLength: 40) }
         let named = setting ?? "the proxy setting"
         switch reason {
@@ -346,7 +257,7 @@ extension ReaderError {
 
 extension ReaderError: LocalizedError {
     public var errorDescription: String? { "\(code): \(message)" }
-    public var recoverySuggestion: String? { suggestion }
+    public var recoverySuggestion: String? { hints().text }
 }
 
 extension ReaderError: CustomStringConvertible {

@@ -36,8 +36,8 @@ extension ReaderError {
             }
             if var explanation = failure.explanation {
                 explanation.message = clean(explanation.message)
-                explanation.suggestion = clean(explanation.suggestion)
-                explanation.suggestionWithCredential = clean(explanation.suggestionWithCredential)
+                explanation.hint = clean(explanation.hint)
+                explanation.hintWithCredential = clean(explanation.hintWithCredential)
                 failure.explanation = explanation
             }
             return .status(failure)

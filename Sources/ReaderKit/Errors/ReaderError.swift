@@ -4,13 +4,13 @@ import Foundation
 ///
 /// The layers run in a fixed order (transport → HTTP status and the API's error body → content
 /// type → decoding) and the first failure wins. Each case carries what the user needs
-/// (`message`, `suggestion`), what a developer needs (`technicalDetail`), and a stable `code`.
+/// (`message`, `hints(in:)`), what a developer needs (`technicalDetail`), and a stable `code`.
 ///
 /// ## Topics
 /// - ``code``
 /// - ``exitCode``
 /// - ``message``
-/// - ``suggestion``
+/// - ``hints(in:)``
 /// - ``technicalDetail``
 public enum ReaderError: Error, Sendable {
     /// An argument is invalid; found before any request (`R1001`). The sentence names the

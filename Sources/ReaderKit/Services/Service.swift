@@ -244,21 +244,22 @@ public struct ServiceExplanation: Sendable, Equatable {
     public var reason: String
     /// What happened, such as "r/secret is private: only its approved members can read it".
     public var message: String
-    /// What can be done about it; nil for the generic suggestion.
-    public var suggestion: String?
+    /// What can be done about it (a ``Hint/service(_:reason:withCredential:text:)``); nil for
+    /// the hint the status has without the service's words.
+    public var hint: String?
     /// What can be done about it when the request carried the service's credential (then
-    /// "get a credential" is no advice); nil for ``suggestion``.
-    public var suggestionWithCredential: String?
+    /// "get a credential" is no hint); nil for ``hint``.
+    public var hintWithCredential: String?
     /// What the failure means for many requests at once (a sync's summary), without the details
     /// of one; nil for the generic wording.
     public var summary: String?
 
-    public init(reason: String, message: String, suggestion: String? = nil, suggestionWithCredential: String? = nil,
+    public init(reason: String, message: String, hint: String? = nil, hintWithCredential: String? = nil,
                 summary: String? = nil) {
         self.reason = reason
         self.message = message
-        self.suggestion = suggestion
-        self.suggestionWithCredential = suggestionWithCredential
+        self.hint = hint
+        self.hintWithCredential = hintWithCredential
         self.summary = summary
     }
 }

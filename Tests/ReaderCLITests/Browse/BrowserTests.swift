@@ -69,7 +69,7 @@ final class OptionsLog: @unchecked Sendable {
                         rateLimitedUntil: Date? = nil) -> Browser {
         Browser(first: screen, environment: Browser.Environment(
             loadOptions: { LoadOptions(cacheMode: offline ? .offline : .normal) },
-            resolve: resolve, places: ["subreddit, r/a+b", "swapi"], browserCommand: browserCommand, openURL: { _ in nil },
+            resolve: resolve, places: ["subreddit, r/a+b", "swapi"], wording: CLIWording(registry: .current), browserCommand: browserCommand, openURL: { _ in nil },
             rateLimitedUntil: { _ in rateLimitedUntil }), size: size, now: now)
     }
 
@@ -162,7 +162,7 @@ final class OptionsLog: @unchecked Sendable {
     @Test func aForegroundFailureWithNothingToShowIsOneBannerWithItsCodeAndHint() {
         var browser = Self.browser(RecordingScreen(hasContent: false))
         _ = browser.update(Self.answer("list", .failed(BrowseFailure(.invalidArgument("r/nope: no such subreddit"),
-                                                                     advice: [.plain("check the name: 'reader posts NAME'")]))))
+                                                                     hints: [.plain("check the name: 'reader posts NAME'")]))))
         #expect(browser.view(size: TerminalSize(columns: 40, rows: 10)).text == """
             r/nope: no such subreddit
             R1001

@@ -105,7 +105,7 @@ import TestSupport
             let error = try #require(result.errorJSON, "\(result.stderr)")
             #expect(error["code"] as? String == "O1002" && error["exit_code"] as? Int == 74)
             #expect(error["message"] as? String == "the temporary file the output is put together in cannot be written: file too large")
-            #expect(error["suggestion"] as? String == "the system's file size limit (ulimit -f) is below what it needs: raise it, or read fewer pages")
+            #expect(error["hint"] as? String == "the system's file size limit (ulimit -f) is below what it needs: raise it, or read fewer pages")
         }
     }
 }

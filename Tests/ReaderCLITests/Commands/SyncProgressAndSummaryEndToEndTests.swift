@@ -87,7 +87,7 @@ import TestSupport
             let failures = (json.json?["swapi"] as? [String: Any])?["failures"] as? [[String: Any]] ?? []
             let group = failures.first { $0["code"] as? String == "A404" }
             #expect(group?["count"] as? Int == 43 && group?["examples"] as? [String] == ["people/41", "people/42", "people/43"], "\(json.stdout)")
-            #expect((group?["suggestion"] as? String)?.contains("will not bring them back") == true, "\(json.stdout)")
+            #expect((group?["hint"] as? String)?.contains("will not bring them back") == true, "\(json.stdout)")
         }
     }
 

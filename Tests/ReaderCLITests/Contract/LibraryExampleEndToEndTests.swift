@@ -87,7 +87,7 @@ import TestSupport
             #expect(notFound.status == 66)
             #expect(notFound.stdout == Self.films + """
                 error A404: r/a+b does not exist
-                  check the spelling; Reddit.posts(subreddit: nil) reads the front page
+                  hint: check the spelling; Reddit.posts(subreddit: nil) reads the front page
                   exit code 66
 
                 """)
@@ -98,7 +98,7 @@ import TestSupport
             #expect(refused.status == 78)
             #expect(refused.stdout == """
                 error R1002: READER_SWAPI_URL is not an http or https URL with a host: "ftp://127.0.0.1/api"
-                  fix the configuration value named above, or leave it out to use the default
+                  hint: fix the configuration value named above, or leave it out to use the default
                   exit code 78
 
                 """)

@@ -65,7 +65,7 @@ import TestSupport
             let result = try await ReaderProcess(server: server).run("films", "1", "--json")
             #expect(result.status == 76, "\(result.stderr)")
             #expect(result.errorJSON?["code"] as? String == "T1203", "\(result.stderr)")
-            #expect((result.errorJSON?["suggestion"] as? String)?.hasPrefix("a network that intercepts secure connections") == true, "\(result.stderr)")
+            #expect((result.errorJSON?["hint"] as? String)?.hasPrefix("a network that intercepts secure connections") == true, "\(result.stderr)")
         }
     }
 

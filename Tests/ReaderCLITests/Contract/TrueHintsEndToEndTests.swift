@@ -45,7 +45,7 @@ import TestSupport
             let json = try await reader.run("films", "--max-age", "0s", "--max-stale", "0s", "--retries", "0", "--json")
             let last = json.stderr.split(separator: "\n").last.map { Data($0.utf8) } ?? Data()
             let error = ((try? JSONSerialization.jsonObject(with: last)) as? [String: Any])?["error"] as? [String: Any]
-            #expect((error?["suggestion"] as? String)?.contains("a larger --max-stale shows it") == true, "\(json.stderr)")
+            #expect((error?["hint"] as? String)?.contains("a larger --max-stale shows it") == true, "\(json.stderr)")
         }
     }
 

@@ -3,9 +3,10 @@ import Foundation
 import ReaderKit
 import Testing
 
-/// reader words ReaderKit's advice and messages with its flags, variables and commands: the hints
-/// it showed when ReaderKit worded them for it, unchanged.
+/// reader says ReaderKit's hints and messages with its flags, variables and commands.
 @Suite(.processSlot) struct CLIWordingTests {
+    /// reader's wording of the built-in services, given them rather than reading the process's registry.
+    static let wording = CLIWording(registry: .builtIn)
     static let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: ""))
     static let serverError = ReaderError.status(StatusFailure(status: 500, url: "http://127.0.0.1:9/api/people/"))
     static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",
@@ -17,22 +18,29 @@ import Testing
         return ReaderError.status(failure).answered(by: RedditService())
     }
 
+    @Test func theAddressToCheckIsOfTheServicesTheWordingWasGiven() {
+        let hint = [Hint.checkServiceAddress]
+        #expect(CLIWording(registry: ServiceRegistry([SWAPIPlugin()])).text(of: hint) == "check the service address (READER_SWAPI_URL)")
+        #expect(CLIWording(registry: .builtIn, service: "swapi").text(of: hint) == "check the service address (READER_SWAPI_URL)")
+        #expect(Self.wording.text(of: hint) == "check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)")
+    }
+
     @Test func theCachedCopyDecidesWhatTheOfflineAndMaxStaleHintsSay() {
-        #expect(CLIWording.hint(Self.refused.advice(in: ErrorContext(cachedCopy: .none)))
+        #expect(Self.wording.text(of: Self.refused.hints(in: ErrorContext(cachedCopy: .none)))
                 == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL), and try again; nothing is cached for this request yet, so --offline cannot show it either")
-        #expect(CLIWording.hint(Self.refused.advice(in: ErrorContext(cachedCopy: .servable)))
+        #expect(Self.wording.text(of: Self.refused.hints(in: ErrorContext(cachedCopy: .servable)))
                 == "check your connection and the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL), and try again; --offline shows the cached copy")
-        #expect(CLIWording.hint(Self.serverError.advice(in: ErrorContext(cachedCopy: .olderThanMaxStale)))
+        #expect(Self.wording.text(of: Self.serverError.hints(in: ErrorContext(cachedCopy: .olderThanMaxStale)))
                 == "the service has a problem; try again later; the cached copy is older than --max-stale allows (--offline refuses it too): a larger --max-stale shows it")
         let timedOut = ReaderError.transport(TransportFailure(.timedOut, host: "swapi.dev", port: nil, detail: ""))
-        #expect(CLIWording.hint(timedOut.advice(in: ErrorContext(cachedCopy: .none)))
+        #expect(Self.wording.text(of: timedOut.hints(in: ErrorContext(cachedCopy: .none)))
                 == "try again, or give more time with --timeout; nothing is cached for this request yet, so --offline cannot show it either")
     }
 
     @Test func aPagePastTheEndNamesTheLastPageFlag() {
-        #expect(CLIWording.hint(Self.notFound.advice(in: ErrorContext(pageRange: .init(pages: 9, items: 82))))
+        #expect(Self.wording.text(of: Self.notFound.hints(in: ErrorContext(pageRange: .init(pages: 9, items: 82))))
                 == "there are 9 pages (82 in all): the last is --page 9")
-        #expect(CLIWording.hint(Self.notFound.advice(in: ErrorContext(pageRange: .init(pages: 1, items: 6))))
+        #expect(Self.wording.text(of: Self.notFound.hints(in: ErrorContext(pageRange: .init(pages: 1, items: 6))))
                 == "there is 1 page (6 in all): leave out --page")
     }
 
@@ -46,7 +54,7 @@ import Testing
             (.transport(TransportFailure(.responseTooLarge, host: "swapi.dev", port: nil, detail: "")),
              "check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"),
             (.transport(TransportFailure(.redirectRefused, host: "swapi.dev", port: nil, detail: "")),
-             "reader follows a redirect only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"),
+             "a redirect is followed only to the same scheme, host and port, or from http to https on the same host; check the service address (READER_SWAPI_URL, READER_REDDIT_URL, READER_REDDIT_OAUTH_URL)"),
             (.status(StatusFailure(status: 503, url: "u", retryAfterSeconds: 60, retryAt: Date(timeIntervalSince1970: 0))),
              "try again then, or allow a longer wait with --max-wait"),
             (.status(StatusFailure(status: 451, url: "u")),
@@ -58,10 +66,10 @@ import Testing
             (.cache(CacheFailure(.notCached, path: "p", detail: "")), "run the command once without --offline while connected"),
             (.cache(CacheFailure(.tooOld, path: "p", detail: "")), "allow older data with a larger --max-stale, or connect and try again"),
             (.cache(CacheFailure(.unwritable, path: "p", detail: "")),
-             "make the file and its folder writable for this user (or free disk space), or use --cache-path for another file"),
+             "make the file and its folder writable for this user (or free disk space), or name another file with --cache-path"),
             (.cache(CacheFailure(.unavailable, path: "p", detail: "")),
-             "the cache path must name a regular file this user can read (or a place where one can be made); use --cache-path for another file"),
-            (.cache(CacheFailure(.corrupt, path: "p", detail: "")), "run with --cache-path to use another file"),
+             "the cache path must name a regular file this user can read (or a place where one can be made); name another file with --cache-path"),
+            (.cache(CacheFailure(.corrupt, path: "p", detail: "")), "name another file with --cache-path"),
             (.rateLimited(RateLimitFailure(service: "reddit", origin: "h", resetAt: Date(timeIntervalSince1970: 0))),
              "try again after the reset, or allow a longer wait with --max-wait"),
             (.authentication(AuthenticationFailure(status: 401, serverError: nil, withoutSecret: true, service: "reddit")),
@@ -70,31 +78,31 @@ import Testing
              "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET: they must be the id and secret of one Reddit app"),
         ]
         for (error, hint) in hints {
-            #expect(CLIWording.hint(error.advice) == hint, "\(error.code)")
-            #expect(!error.suggestion.contains("READER_") && !error.suggestion.contains("--") && !error.suggestion.contains("reader help"),
-                    "ReaderKit's own words for \(error.code): \(error.suggestion)")
+            #expect(Self.wording.text(of: error.hints()) == hint, "\(error.code)")
+            #expect(!error.hints().text.contains("READER_") && !error.hints().text.contains("--") && !error.hints().text.contains("reader help"),
+                    "ReaderKit's own words for \(error.code): \(error.hints().text)")
         }
     }
 
     @Test func redditsExplanationsAreWordedForReader() {
         let appIdentity = "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"
-        #expect(CLIWording.hint(Self.reddit(404).advice) == "check the spelling; 'reader posts' without a name reads the front page")
-        #expect(CLIWording.hint(Self.reddit(403, body: #"{"reason": "quarantined"}"#).advice)
+        #expect(Self.wording.text(of: Self.reddit(404).hints()) == "check the spelling; 'reader posts' without a name reads the front page")
+        #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "quarantined"}"#).hints())
                 == "it cannot be read anonymously; reader does not opt in for you")
-        #expect(CLIWording.hint(Self.reddit(403, body: #"{"reason": "private"}"#).advice)
+        #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "private"}"#).hints())
                 == "it cannot be read without an invitation from its moderators")
-        #expect(CLIWording.hint(Self.reddit(403).advice)
+        #expect(Self.wording.text(of: Self.reddit(403).hints())
                 == "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network")
-        #expect(CLIWording.hint(Self.reddit(403, blockPage: true).advice)
+        #expect(Self.wording.text(of: Self.reddit(403, blockPage: true).hints())
                 == "READER_REDDIT_SOURCE=feed reads Reddit's Atom feeds, which it still serves (no scores or comment counts); or \(appIdentity) (new apps need Reddit's approval)")
-        #expect(CLIWording.hint(Self.reddit(403, blockPage: true).advice(in: ErrorContext(usesToken: true)))
+        #expect(Self.wording.text(of: Self.reddit(403, blockPage: true).hints(in: ErrorContext(usesToken: true)))
                 == "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network")
-        #expect(CLIWording.hint(Self.reddit(429).advice)
+        #expect(Self.wording.text(of: Self.reddit(429).hints())
                 == "wait a few minutes; reader already waits as long as Reddit asks, up to --max-wait")
-        #expect(CLIWording.hint(Self.reddit(401).advice)
+        #expect(Self.wording.text(of: Self.reddit(401).hints())
                 == "check READER_REDDIT_CLIENT_ID and READER_REDDIT_CLIENT_SECRET; the app may have been deleted or its access revoked")
         // Another service's words are shown as it wrote them.
-        #expect(CLIWording.hint([.service("hackernews", reason: "not_found", withCredential: false, text: "check the item id")])
+        #expect(Self.wording.text(of: [.service("hackernews", reason: "not_found", withCredential: false, text: "check the item id")])
                 == "check the item id")
     }
 

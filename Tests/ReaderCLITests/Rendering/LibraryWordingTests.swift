@@ -106,11 +106,11 @@ import TestSupport
 
     @Test func theChecksCatchWhatTheySeekAndNothingElse() {
         #expect(Self.problems(in: "try again with --offline", file: "Client/ReaderClient.swift") == ["names the flag --offline"])
-        #expect(Self.problems(in: "see 'reader help'", file: "Errors/Advice.swift") == ["names the command 'reader help'"])
-        #expect(Self.problems(in: "'reader posts' reads", file: "Errors/Advice.swift") == ["names the command 'reader posts'"])
-        #expect(Self.problems(in: "set READER_SWAPI_URL", file: "Errors/Advice.swift") == ["names the environment variable READER_SWAPI_URL"])
+        #expect(Self.problems(in: "see 'reader help'", file: "Errors/Hint.swift") == ["names the command 'reader help'"])
+        #expect(Self.problems(in: "'reader posts' reads", file: "Errors/Hint.swift") == ["names the command 'reader posts'"])
+        #expect(Self.problems(in: "set READER_SWAPI_URL", file: "Errors/Hint.swift") == ["names the environment variable READER_SWAPI_URL"])
         #expect(Self.problems(in: "set READER_SWAPI_URL", file: "Services/SWAPI/SWAPIService.swift").isEmpty)
-        #expect(Self.problems(in: "larger than reader accepts; x--y; a - b; \u{FFFC}", file: "Errors/Advice.swift").isEmpty)
+        #expect(Self.problems(in: "larger than reader accepts; x--y; a - b; \u{FFFC}", file: "Errors/Hint.swift").isEmpty)
     }
 }
 

@@ -47,7 +47,7 @@ import Testing
                 #expect(delay >= .zero && delay <= .seconds(30), "\(seconds) → \(delay)")
             }
             // Presenting it never traps either.
-            _ = (failure.message, failure.suggestion, failure.technicalDetail, failure.exitCode)
+            _ = (failure.message, failure.hints().text, failure.technicalDetail, failure.exitCode)
         }
     }
 

@@ -106,7 +106,7 @@ import Testing
         #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable)) == .ignore(.servedStale))
         #expect(handler.decide(error, in: ErrorContext()) == .alert)
         #expect(error.exitCode.rawValue == 76)
-        #expect(error.suggestion.contains("captive portal"))
+        #expect(error.hints().text.contains("captive portal"))
     }
 
     @Test(arguments: [DecodingFailure.Reason.corrupt, .keyMissing, .typeMismatch, .invalidValue])
@@ -115,7 +115,7 @@ import Testing
         #expect(handler.decide(error, in: ErrorContext(cachedCopy: .servable)) == .ignore(.servedStale))
         #expect(handler.decide(error, in: ErrorContext()) == .alert)
         #expect(error.exitCode.rawValue == 65)
-        #expect(error.suggestion.contains("update the models"))
+        #expect(error.hints().text.contains("update the models"))
     }
 
     @Test func offlineWithNothingCachedAlertsAndExits69() {
@@ -140,7 +140,7 @@ import Testing
         #expect(ReaderError.invalidArgument("x").exitCode.rawValue == 64)
         #expect(ReaderError.invalidConfiguration("x").exitCode.rawValue == 78)
         #expect(ReaderError.bug("x").exitCode.rawValue == 70)
-        #expect(ReaderError.bug("x").suggestion.contains("B1001"))
+        #expect(ReaderError.bug("x").hints().text.contains("B1001"))
     }
 
     @Test func retriesStopAtTheLimit() {

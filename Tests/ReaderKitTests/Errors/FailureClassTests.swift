@@ -63,9 +63,9 @@ import Testing
 
     @Test func theAdviceAboutTheNetworkIsForAnUnreachableServiceOnly() {
         let certificate = ReaderError.transport(TransportFailure(.certificateUntrusted, host: "h", detail: ""))
-        #expect(!certificate.advice(in: ErrorContext(cachedCopy: .none)).contains(.nothingCachedForOffline))
+        #expect(!certificate.hints(in: ErrorContext(cachedCopy: .none)).contains(.nothingCachedForOffline))
         let lost = ReaderError.transport(TransportFailure(.connectionLost, host: "h", detail: ""))
-        #expect(lost.advice(in: ErrorContext(cachedCopy: .none))
+        #expect(lost.hints(in: ErrorContext(cachedCopy: .none))
                 == [.plain("check your connection and try again"), .nothingCachedForOffline])
     }
 

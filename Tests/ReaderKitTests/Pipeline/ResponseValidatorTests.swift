@@ -106,7 +106,7 @@ import TestSupport
             #expect(error.code.description == "H302")
             #expect(error.exitCode == .protocolError)
             #expect(error.message == "the server answered 302 Redirect that reader cannot follow")
-            #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+            #expect(error.hints().text == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
         }
     }
 
@@ -134,7 +134,7 @@ import TestSupport
         } catch {
             #expect(error.code.description == answer.code, "\(answer.name): \(error)")
             #expect(error.exitCode == (answer.code == "D1001" ? .protocolError : .dataError), "\(answer.name)")
-            #expect(!error.suggestion.contains("READER_REDDIT_CLIENT"), "\(answer.name): \(error.suggestion)")
+            #expect(!error.hints().text.contains("READER_REDDIT_CLIENT"), "\(answer.name): \(error.hints().text)")
         }
     }
 

@@ -40,8 +40,8 @@ import TestSupport
                 } catch {
                     #expect(error.error.code.description == "H503")
                     #expect(error.error.message.contains("it asks to come back at "), "\(error.error.message)")
-                    #expect(error.advice == [.tryAgainThenOrAllowLongerWait])
-                    #expect(error.suggestion == "try again then, or allow a longer wait (RetryPolicy.maximumDelay)")
+                    #expect(error.hints == [.tryAgainThenOrAllowLongerWait])
+                    #expect(error.hints.text == "try again then, or allow a longer wait with RetryPolicy.maximumDelay")
                 }
                 #expect(harness.sleeps.values.isEmpty && harness.server.requests.count == 1)
             }

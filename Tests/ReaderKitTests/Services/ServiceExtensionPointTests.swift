@@ -39,7 +39,7 @@ import TestSupport
         }
 
         func explanation(of failure: StatusFailure) -> ServiceExplanation? {
-            failure.status == 404 ? ServiceExplanation(reason: "no_widget", message: "there is no such widget", suggestion: "list the widgets") : nil
+            failure.status == 404 ? ServiceExplanation(reason: "no_widget", message: "there is no such widget", hint: "list the widgets") : nil
         }
     }
 
@@ -101,7 +101,7 @@ import TestSupport
                 } catch {
                     #expect(error.error.code.description == "H404")
                     #expect(error.error.message == "there is no such widget")
-                    #expect(error.error.suggestion == "list the widgets")
+                    #expect(error.error.hints().text == "list the widgets")
                     #expect(error.error.reason == "no_widget")
                 }
                 #expect(!server.requests.contains { $0.path.hasPrefix("/missing") }, "the redirect that means not found is not followed")

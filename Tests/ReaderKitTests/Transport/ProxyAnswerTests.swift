@@ -57,8 +57,8 @@ import TestSupport
             #expect(error.code.description == "T1308")
             #expect(error.exitCode == .unavailable)
             #expect(error.message == "the proxy http://alice:***@127.0.0.1:\(proxy.port) (from http_proxy) refused to open a connection to service.invalid:80: it answered with an error of its own, which may be its refusal of the user name and password given")
-            #expect(error.suggestion == "check the user name and password in http_proxy; otherwise the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
-            #expect(!"\(error.message) \(error.suggestion) \(error.technicalDetail)".contains(Self.password))
+            #expect(error.hints().text == "check the user name and password in http_proxy; otherwise the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
+            #expect(!"\(error.message) \(error.hints().text) \(error.technicalDetail)".contains(Self.password))
         }
     }
 
@@ -68,7 +68,7 @@ import TestSupport
             let error = ReaderError.transport(try await failure(through: "http://127.0.0.1:\(proxy.port)"))
             #expect(error.code.description == "T1308")
             #expect(error.message == "the proxy http://127.0.0.1:\(proxy.port) (from http_proxy) refused to open a connection to service.invalid:80: it answered with an error of its own")
-            #expect(error.suggestion == "the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
+            #expect(error.hints().text == "the proxy's rules may forbid this host or port, or it cannot reach the service itself: ask whoever runs it, or name the host in NO_PROXY to connect directly")
         }
     }
 }

@@ -85,7 +85,7 @@ struct ProxyTransportTests {
                     #expect(error.exitCode == .configuration)
                     #expect(error.failureClass == .refusedByProxy)
                     #expect(error.message == "the proxy http://127.0.0.1:\(proxy.port) (from http_proxy) asks for credentials (407 Proxy Authentication Required): none were given")
-                    #expect(error.suggestion.contains("http_proxy"))
+                    #expect(error.hints().text.contains("http_proxy"))
                 }
                 #expect(server.requests.isEmpty)
             }
@@ -109,8 +109,8 @@ struct ProxyTransportTests {
                     #expect(error.code.description == "T1308", "\(failure)")
                     #expect(error.exitCode == .unavailable)
                     #expect(error.message == "the proxy http://alice:***@127.0.0.1:\(proxy.port) (from http_proxy) refused to open a connection to 127.0.0.1:\(server.port): it answered with an error of its own, which may be its refusal of the user name and password given")
-                    #expect(error.suggestion.hasPrefix("check the user name and password in http_proxy; otherwise the proxy's rules may forbid"), "\(error.suggestion)")
-                    #expect(!"\(error.message) \(error.suggestion) \(error.technicalDetail)".contains("wrong-password"))
+                    #expect(error.hints().text.hasPrefix("check the user name and password in http_proxy; otherwise the proxy's rules may forbid"), "\(error.hints().text)")
+                    #expect(!"\(error.message) \(error.hints().text) \(error.technicalDetail)".contains("wrong-password"))
                 }
                 #expect(server.requests.isEmpty)
             }
@@ -171,7 +171,7 @@ struct ProxyTransportTests {
             #expect(error.exitCode == .temporaryFailure)
             #expect(error.failureClass == .unreachable)
             #expect(error.message == "cannot reach the proxy http://bob:***@127.0.0.1:\(closed.port) (from HTTPS_PROXY) to ask for www.reddit.com: nothing accepted the connection")
-            #expect(!"\(error.message) \(error.suggestion) \(error.technicalDetail)".contains(Self.password))
+            #expect(!"\(error.message) \(error.hints().text) \(error.technicalDetail)".contains(Self.password))
         }
     }
 

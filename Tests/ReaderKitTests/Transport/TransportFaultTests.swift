@@ -50,7 +50,7 @@ import TestSupport
                 #expect(error.code.description == "T1201")
                 #expect(error.exitCode == .unavailable)
                 #expect(error.message == "the certificate of 127.0.0.1 has expired (on 2020-02-01)")
-                #expect(error.suggestion == "only the service can renew its certificate; try again later")
+                #expect(error.hints().text == "only the service can renew its certificate; try again later")
                 // --verbose shows what BoringSSL said, without the folders the library was built in.
                 #expect(failure.detail.contains("CERTIFICATE_VERIFY_FAILED"), "\(failure.detail)")
                 #expect(!failure.detail.contains(".cc:") && !failure.detail.contains("/"), "\(failure.detail)")
@@ -78,7 +78,7 @@ import TestSupport
                 #expect(error.code.description == "T1203")
                 #expect(error.exitCode == .protocolError)
                 #expect(error.message == "the certificate of 127.0.0.1 is not trusted: it is self-signed, or signed by an authority this system does not trust")
-                #expect(!error.suggestion.contains("connection and try again"))
+                #expect(!error.hints().text.contains("connection and try again"))
             }
         }
     }
@@ -93,7 +93,7 @@ import TestSupport
                 #expect(error.code.description == "T1202")
                 #expect(error.exitCode == .protocolError)
                 #expect(error.message == "the certificate of 127.0.0.1 is for another name (other.example)")
-                #expect(error.suggestion == "check the service's base URL; a network that intercepts secure connections may also be in the way")
+                #expect(error.hints().text == "check the service address (Service.baseURL); a network that intercepts secure connections may also be in the way")
             }
         }
     }
@@ -132,8 +132,8 @@ import TestSupport
                 #expect(error.code.description == "T1011", "\(fault.name): \(failure)")
                 #expect(error.exitCode == .protocolError, "\(fault.name)")
                 #expect(error.message == "127.0.0.1 answered outside HTTP: \(fault.fault)", "\(fault.name)")
-                #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
-                #expect(error.suggestion(in: ErrorContext(cachedCopy: .none)) == error.suggestion, "no word of the connection or of --offline")
+                #expect(error.hints().text == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+                #expect(error.hints(in: ErrorContext(cachedCopy: .none)).text == error.hints().text, "no word of the connection or of --offline")
             }
         }
     }
@@ -219,7 +219,7 @@ import TestSupport
                 #expect(error.code.description == "T1011", "\(broken.name): \(failure)")
                 #expect(error.exitCode == .protocolError, "\(broken.name)")
                 #expect(error.message == "127.0.0.1 answered outside HTTP: a body that is not the gzip or deflate it says it is", "\(broken.name)")
-                #expect(error.suggestion == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
+                #expect(error.hints().text == "the service answered wrongly: it is the service's to fix; try again later, or tell the service")
                 #expect(ErrorHandler().decide(error, in: ErrorContext(attempt: 1)) == .alert, "\(broken.name): not retried")
             }
         }

@@ -126,7 +126,7 @@ public struct OpenLibrary: Service {
         return ServiceExplanation(
             reason: "not_found",
             message: "Open Library has no \(id.kind.noun) \(id)",
-            suggestion: "check the id: \(id.kind.article) \(id.kind.noun)'s id is OL, digits and \(id.kind.letter), such as \(id.kind.example)")
+            hint: "check the id: \(id.kind.article) \(id.kind.noun)'s id is OL, digits and \(id.kind.letter), such as \(id.kind.example)")
     }
 }
 

@@ -47,7 +47,7 @@ struct CommonOptions: ParsableArguments {
         }
         await client.shutdown()
         for (notice, count) in await client.notices.drain() {
-            Console.error("notice \(notice.code): \(OpenLibraryWording.message(of: notice))" + (count > 1 ? " (\(count) times)" : ""))
+            Console.error("notice \(notice.code): \(OpenLibraryWording().message(of: notice))" + (count > 1 ? " (\(count) times)" : ""))
         }
         return try result.get()
     }

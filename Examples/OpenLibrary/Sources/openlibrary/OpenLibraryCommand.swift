@@ -29,7 +29,7 @@ struct OpenLibraryCommand: AsyncParsableCommand {
             if exitCode(for: error) == .success { exit(withError: error) }
             // The parser's message quotes the argument, which may be anything: escape sequences, a megabyte.
             let error = ReaderError.invalidArgument(Wording(TerminalText.sanitise(message(for: error), maxLength: 300)))
-            end(with: error, hint: OpenLibraryWording.hint(error.advice(in: ErrorContext())))
+            end(with: error, hint: OpenLibraryWording().text(of: error.hints()))
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -39,9 +39,9 @@ struct OpenLibraryCommand: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch let failure as LoadFailure {
-            end(with: failure.error, hint: OpenLibraryWording.hint(failure.advice))
+            end(with: failure.error, hint: OpenLibraryWording().text(of: failure.hints))
         } catch let error as ReaderError {
-            end(with: error, hint: OpenLibraryWording.hint(error.advice(in: ErrorContext())))
+            end(with: error, hint: OpenLibraryWording().text(of: error.hints()))
         } catch {
             exit(withError: error)
         }
@@ -50,7 +50,7 @@ struct OpenLibraryCommand: AsyncParsableCommand {
     /// `error CODE: message` and `  hint: …` on stderr, in this command's words, then the
     /// error's exit code.
     static func end(with error: ReaderError, hint: String) -> Never {
-        Console.error("error \(error.code): \(OpenLibraryWording.message(of: error))\n  hint: \(hint)")
+        Console.error("error \(error.code): \(OpenLibraryWording().message(of: error))\n  hint: \(hint)")
         Foundation.exit(error.exitCode.rawValue)
     }
 }

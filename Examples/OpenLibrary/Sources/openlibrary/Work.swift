@@ -33,7 +33,7 @@ extension OpenLibraryCommand {
             if options.json { return try options.writeJSON(work) }
             for author in authors {
                 if let failure = author.failure {
-                    Console.error("notice \(failure.error.code): the name of author \(author.id) could not be read: \(OpenLibraryWording.message(of: failure.error))")
+                    Console.error("notice \(failure.error.code): the name of author \(author.id) could not be read: \(OpenLibraryWording().message(of: failure.error))")
                 }
             }
             Console.output(Rendering.work(work.value, authorNames: authors.map(\.shown)))

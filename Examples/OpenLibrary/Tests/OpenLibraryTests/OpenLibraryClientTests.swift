@@ -76,7 +76,7 @@ extension ReaderClient: ShutsDown {}
             #expect(failure?.error.message == "Open Library has no work OL0W")
             #expect(failure?.error.reason == "not_found")
             #expect(failure?.error.exitCode == .notFound)
-            #expect(failure?.suggestion == "check the id: a work's id is OL, digits and W, such as OL45804W")
+            #expect(failure?.hints.text == "check the id: a work's id is OL, digits and W, such as OL45804W")
             #expect(server.requests.count == 1)
         }
     }

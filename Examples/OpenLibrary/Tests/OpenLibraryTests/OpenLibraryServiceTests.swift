@@ -47,12 +47,12 @@ import Testing
                                  apiError: APIErrorBody(reason: "notfound", message: "/works/OL0W", statusInBody: 404))
         #expect(service.explanation(of: work) == ServiceExplanation(
             reason: "not_found", message: "Open Library has no work OL0W",
-            suggestion: "check the id: a work's id is OL, digits and W, such as OL45804W"))
+            hint: "check the id: a work's id is OL, digits and W, such as OL45804W"))
 
         // An HTML 404 (no error body) is as missing.
         let author = StatusFailure(status: 404, url: "https://openlibrary.org/authors/OL99A.json")
         #expect(service.explanation(of: author)?.message == "Open Library has no author OL99A")
-        #expect(service.explanation(of: author)?.suggestion == "check the id: an author's id is OL, digits and A, such as OL23919A")
+        #expect(service.explanation(of: author)?.hint == "check the id: an author's id is OL, digits and A, such as OL23919A")
     }
 
     @Test func otherFailuresKeepTheGenericWording() {

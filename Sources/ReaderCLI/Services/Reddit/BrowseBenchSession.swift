@@ -22,6 +22,7 @@ package struct BrowseBenchSession {
         let environment = Browser.Environment(
             loadOptions: { LoadOptions(cacheMode: .offline) },
             resolve: { (_) throws(ReaderError) in throw ReaderError.invalidArgument("not in a measurement") },
+            wording: .messages,
             browserCommand: nil,
             openURL: { _ in nil })
         let reddit = RedditBrowsing()

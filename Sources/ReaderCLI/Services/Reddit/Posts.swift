@@ -16,7 +16,7 @@ package enum PostSort: String, CaseIterable, ExpressibleByArgument, Sendable {
 extension Reddit.TimeRange: ExpressibleByArgument {}
 
 extension Reader {
-    package struct Posts: AsyncParsableCommand, HelpExamples, AdvisingOnFailure {
+    package struct Posts: AsyncParsableCommand, HelpExamples, HintingOnFailure {
         // As visible as the type, for ArgumentParser (the implicit one is internal).
         package init() {}
 
@@ -136,11 +136,11 @@ extension Reader {
 
         /// Reddit's hint for a subreddit it does not know, made true when the config file names
         /// `subreddits`: plain `reader posts` read those, not the front page.
-        func advice(for failure: LoadFailure) -> [Advice] {
+        func hints(for failure: LoadFailure) -> [Hint] {
             let configured = user == nil ? (try? options.settings())?.of(RedditService.name).list("reddit.subreddits") ?? [] : []
-            guard !configured.isEmpty else { return failure.advice }
-            return failure.advice.map { advice in
-                guard case .service(let service, "not_found", _, _) = advice, service == RedditService.name else { return advice }
+            guard !configured.isEmpty else { return failure.hints }
+            return failure.hints.map { hint in
+                guard case .service(let service, "not_found", _, _) = hint, service == RedditService.name else { return hint }
                 return .plain(RedditPlugin.subredditNotFound(configured: configured, named: subreddit != nil))
             }
         }

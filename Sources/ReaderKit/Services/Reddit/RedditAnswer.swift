@@ -65,34 +65,34 @@ enum RedditAnswer: Equatable {
     }
 
     /// What can be done, in ReaderKit's words: a front end words it its own way from
-    /// ``reason`` (``Advice/service(_:reason:withCredential:text:)``).
-    var suggestion: String {
+    /// ``reason`` (``Hint/service(_:reason:withCredential:text:)``).
+    var hint: String {
         switch self {
         case .noSuchThing: "check the spelling; Reddit.posts(subreddit: nil) reads the front page"
         case .banned: "nothing there can be read any more"
         case .privateSubreddit: "it cannot be read without an invitation from its moderators"
         case .quarantined: "it cannot be read anonymously; ReaderKit does not opt in for you"
-        case .forbidden: "Reddit may block anonymous reading from this network; \(Self.appIdentityAdvice), or try later or from another network"
+        case .forbidden: "Reddit may block anonymous reading from this network; \(Self.appIdentityHint), or try later or from another network"
         case .tooManyRequests(onFeed: false): "wait a few minutes; ReaderKit already waits as long as Reddit asks, up to RetryPolicy.maximumDelay"
         case .tooManyRequests(onFeed: true): "wait a few minutes; a RedditFeedKey lifts the limit Reddit sets anonymous feed readers"
         case .unauthorized: "check the app's client id and secret (RedditCredentials); the app may have been deleted or its access revoked"
-        case .blockedByNetworkSecurity(_, onFeed: false): "Reddit lets in readers with an app identity: \(Self.appIdentityAdvice)"
-        case .blockedByNetworkSecurity(_, onFeed: true): "Reddit refused its feed too; try later or from another network, or \(Self.appIdentityAdvice)"
+        case .blockedByNetworkSecurity(_, onFeed: false): "Reddit lets in readers with an app identity: \(Self.appIdentityHint)"
+        case .blockedByNetworkSecurity(_, onFeed: true): "Reddit refused its feed too; try later or from another network, or \(Self.appIdentityHint)"
         }
     }
 
-    /// The suggestion when the request was made with an app identity: then setting one is no
-    /// advice, and a refusal Reddit would lift for one is about this network or this moment.
-    var suggestionWithAppIdentity: String {
+    /// The hint when the request was made with an app identity: then setting one is no
+    /// hint, and a refusal Reddit would lift for one is about this network or this moment.
+    var hintWithAppIdentity: String {
         switch self {
         case .forbidden, .blockedByNetworkSecurity:
             "Reddit refused it although the request carried the app's identity; try later or from another network"
-        default: suggestion
+        default: hint
         }
     }
 
     /// How to read Reddit with an app identity, in a few words; the README's section has the steps.
-    static let appIdentityAdvice =
+    static let appIdentityHint =
         "give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)"
 
     /// Whether `url` asks for one of Reddit's Atom feeds (`….rss`).

@@ -118,8 +118,8 @@ public struct RedditService: BuiltInService {
 
     public func explanation(of failure: StatusFailure) -> ServiceExplanation? {
         RedditAnswer(failure).map {
-            ServiceExplanation(reason: $0.reason, message: $0.message, suggestion: $0.suggestion,
-                               suggestionWithCredential: $0.suggestionWithAppIdentity,
+            ServiceExplanation(reason: $0.reason, message: $0.message, hint: $0.hint,
+                               hintWithCredential: $0.hintWithAppIdentity,
                                summary: failure.isBlockPage
                                    ? "Reddit's network security blocked the requests" : nil)
         }

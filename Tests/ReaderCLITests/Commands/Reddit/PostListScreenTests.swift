@@ -140,7 +140,7 @@ import ReaderTerminal
         let many = (1...100).map { Self.post($0, title: "Post \($0)") }
         let size = TerminalSize(columns: 80, rows: 24)
         var browser = Browser(first: Self.screen(), environment: Browser.Environment(
-            loadOptions: { LoadOptions() }, resolve: { _ throws(ReaderError) in Self.screen() }, browserCommand: nil, openURL: { _ in nil }),
+            loadOptions: { LoadOptions() }, resolve: { _ throws(ReaderError) in Self.screen() }, wording: CLIWording(registry: .current), browserCommand: nil, openURL: { _ in nil }),
             size: size, now: Self.now)
         _ = browser.start()
         let first = browser.update(.message(.answer(screen: 0, id: "list", .foreground(probe: false), Self.listing(many))))
@@ -253,7 +253,7 @@ import ReaderTerminal
 
     @Test func theWholeScreenAt200x50() {
         var browser = Browser(first: Self.screen(), environment: Browser.Environment(
-            loadOptions: { LoadOptions() }, resolve: { _ throws(ReaderError) in Self.screen() }, browserCommand: nil, openURL: { _ in nil }),
+            loadOptions: { LoadOptions() }, resolve: { _ throws(ReaderError) in Self.screen() }, wording: CLIWording(registry: .current), browserCommand: nil, openURL: { _ in nil }),
             size: TerminalSize(columns: 200, rows: 50), now: Self.now)
         _ = browser.update(.message(.answer(screen: 0, id: "list", .foreground(probe: false),
                                             ScreenAnswer(LoadResult<RedditListing>.loaded(RedditListing(children: Self.posts.map { .post($0) }),
@@ -276,7 +276,7 @@ import ReaderTerminal
             Issue.record("no failure: \(comments)"); return
         }
         #expect(failure.code == "R1001")
-        #expect(failure.message.contains("L024"))
+        #expect(failure.error.message.contains("L024"))
         #expect(same == failure)
         // An id that `reader comments` would read as a URL is not taken to mean another post.
         for disguised in ["x/comments/abc", "abc\u{1B}]0;x/comments/def\u{07}", "t3_abc"] {

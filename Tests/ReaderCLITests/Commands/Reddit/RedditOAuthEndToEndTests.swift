@@ -149,7 +149,7 @@ import TestSupport
             #expect(reddit.apiRequests.count == 2)
             #expect(result.errorJSON?["code"] as? String == "A401")
             #expect(result.errorJSON?["reason"] as? String == "unauthorized")
-            #expect((result.errorJSON?["suggestion"] as? String)?.contains("READER_REDDIT_CLIENT_ID") == true)
+            #expect((result.errorJSON?["hint"] as? String)?.contains("READER_REDDIT_CLIENT_ID") == true)
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The hint policy, row by row: each hint holds in the situation it is given for, and a sync's
 /// failures are grouped with a hint that fits their code.
-@Suite struct AdviceInContextTests {
+@Suite struct HintsInContextTests {
     static let refused = ReaderError.transport(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: ""))
     static let serverError = ReaderError.status(StatusFailure(status: 500, url: "http://127.0.0.1:9/api/people/"))
     static let notFound = ReaderError.status(StatusFailure(status: 404, url: "http://127.0.0.1:9/api/people/?page=99",
@@ -20,30 +20,30 @@ import Testing
 
     @Test func aNetworkFailureWithNothingCachedDoesNotOfferOffline() {
         let context = ErrorContext(cachedCopy: .none)
-        #expect(Self.refused.advice(in: context) == [.checkConnectionAndServiceAddress, .nothingCachedForOffline])
-        #expect(Self.refused.suggestion(in: context)
-                == "check your connection and the service's base URL, and try again; nothing is cached for this request yet, so a load in the offline cache mode cannot show it either")
+        #expect(Self.refused.hints(in: context) == [.checkConnectionAndServiceAddress, .nothingCachedForOffline])
+        #expect(Self.refused.hints(in: context).text
+                == "check your connection and the service address (Service.baseURL), and try again; nothing is cached for this request yet, so LoadOptions.CacheMode.offline cannot show it either")
     }
 
     @Test func aNetworkFailureWithAServableCopyOffersOffline() {
         let context = ErrorContext(cachedCopy: .servable)
-        #expect(Self.refused.advice(in: context) == [.checkConnectionAndServiceAddress, .offlineShowsCachedCopy])
-        #expect(Self.refused.suggestion(in: context).hasSuffix("; a load in the offline cache mode (LoadOptions.CacheMode.offline) shows the cached copy"))
+        #expect(Self.refused.hints(in: context) == [.checkConnectionAndServiceAddress, .offlineShowsCachedCopy])
+        #expect(Self.refused.hints(in: context).text.hasSuffix("; LoadOptions.CacheMode.offline shows the cached copy"))
     }
 
     @Test func aCopyOlderThanMaxStaleIsOfferedByALargerMaxStaleNotByOffline() {
         let context = ErrorContext(cachedCopy: .olderThanMaxStale)
-        #expect(Self.refused.advice(in: context) == [.checkConnectionAndServiceAddress, .allowOlderCopy])
-        #expect(Self.serverError.advice(in: context) == [.plain("the service has a problem; try again later"), .allowOlderCopy])
-        #expect(Self.serverError.suggestion(in: context)
-                == "the service has a problem; try again later; the cached copy is older than FreshnessPolicy.maximumStale allows (the offline cache mode refuses it too): a larger maximumStale shows it")
+        #expect(Self.refused.hints(in: context) == [.checkConnectionAndServiceAddress, .allowOlderCopy])
+        #expect(Self.serverError.hints(in: context) == [.plain("the service has a problem; try again later"), .allowOlderCopy])
+        #expect(Self.serverError.hints(in: context).text
+                == "the service has a problem; try again later; the cached copy is older than FreshnessPolicy.maximumStale allows (LoadOptions.CacheMode.offline refuses it too): a larger FreshnessPolicy.maximumStale shows it")
         // A copy never stands in for a 404: no word about it.
-        #expect(Self.notFound.suggestion(in: ErrorContext(cachedCopy: .olderThanMaxStale)) == Self.notFound.suggestion)
+        #expect(Self.notFound.hints(in: ErrorContext(cachedCopy: .olderThanMaxStale)).text == Self.notFound.hints().text)
     }
 
     @Test func unknownFactsGiveTheErrorsOwnHint() {
         for error in [Self.refused, Self.serverError, Self.notFound, Self.blockPage()] {
-            #expect(error.suggestion(in: ErrorContext()) == error.suggestion, "\(error.code)")
+            #expect(error.hints(in: ErrorContext()).text == error.hints().text, "\(error.code)")
         }
     }
 
@@ -51,14 +51,14 @@ import Testing
 
     @Test func aPagePastTheEndNamesTheLastPage() {
         let many = ErrorContext(pageRange: ErrorContext.PageRange(pages: 9, items: 82))
-        #expect(Self.notFound.advice(in: many) == [.lastPage(pages: 9, items: 82)])
-        #expect(Self.notFound.suggestion(in: many) == "there are 9 pages (82 in all): the last is page 9")
+        #expect(Self.notFound.hints(in: many) == [.lastPage(pages: 9, items: 82)])
+        #expect(Self.notFound.hints(in: many).text == "there are 9 pages (82 in all): the last is page 9")
         let one = ErrorContext(pageRange: ErrorContext.PageRange(pages: 1, items: 6))
-        #expect(Self.notFound.suggestion(in: one) == "there is 1 page (6 in all): ask for page 1")
+        #expect(Self.notFound.hints(in: one).text == "there is 1 page (6 in all): ask for page 1")
         let offline = ReaderError.cache(CacheFailure(.notCached, path: "", detail: ""))
-        #expect(offline.advice(in: many) == [.lastPage(pages: 9, items: 82)])
+        #expect(offline.hints(in: many) == [.lastPage(pages: 9, items: 82)])
         // A failure that is not about the page is not told about pages.
-        #expect(!Self.refused.suggestion(in: many).contains("pages"))
+        #expect(!Self.refused.hints(in: many).text.contains("pages"))
     }
 
     // MARK: - Reddit's block page and the app identity
@@ -84,11 +84,11 @@ import Testing
     }
 
     @Test func theBlockPageSaysHowToSetAnAppIdentityUnlessOneWasUsed() {
-        let anonymous = Self.blockPage().advice(in: ErrorContext(cachedCopy: .none))
+        let anonymous = Self.blockPage().hints(in: ErrorContext(cachedCopy: .none))
         #expect(anonymous == [.service("reddit", reason: "blocked", withCredential: false, text:
             "Reddit lets in readers with an app identity: give RedditService a Reddit app's RedditCredentials (the README's \"Reddit with an app identity\" has the steps)")])
         #expect(Self.blockPage().reason == "blocked")
-        let withIdentity = Self.blockPage().advice(in: ErrorContext(cachedCopy: .none, usesToken: true))
+        let withIdentity = Self.blockPage().hints(in: ErrorContext(cachedCopy: .none, usesToken: true))
         #expect(withIdentity == [.service("reddit", reason: "blocked", withCredential: true, text:
             "Reddit refused it although the request carried the app's identity; try later or from another network")])
     }
@@ -104,10 +104,10 @@ import Testing
     // MARK: - A sync's failures
 
     @Test func eachSyncGroupHasAHintThatFitsItsCode() {
-        #expect(Self.notFound.suggestionAfterSync == "they are gone or never existed: running the sync again will not bring them back")
-        #expect(Self.refused.suggestionAfterSync == "run the sync again to fill these gaps")
-        #expect(Self.serverError.suggestionAfterSync == "the service has a problem; run the sync again later to fill these gaps")
-        #expect(Self.blockPage().suggestionAfterSync == Self.blockPage().suggestion)
+        #expect(Self.notFound.hints(in: ErrorContext(isSyncSummary: true)).text == "they are gone or never existed: running the sync again will not bring them back")
+        #expect(Self.refused.hints(in: ErrorContext(isSyncSummary: true)).text == "run the sync again to fill these gaps")
+        #expect(Self.serverError.hints(in: ErrorContext(isSyncSummary: true)).text == "the service has a problem; run the sync again later to fill these gaps")
+        #expect(Self.blockPage().hints(in: ErrorContext(isSyncSummary: true)).text == Self.blockPage().hints().text)
     }
 
     /// Each refused certificate is the service's to fix: a sync run again does not fill its gaps,
@@ -116,8 +116,8 @@ import Testing
     func aRefusedCertificateIsNoGapASyncRunAgainFills(_ reason: TransportFailure.Reason) {
         let error = ReaderError.transport(TransportFailure(reason, host: "127.0.0.1", port: 9, detail: ""))
         #expect(!error.isWorthRetryingLater, "\(error.code)")
-        #expect(error.suggestionAfterSync == error.suggestion, "\(error.code): \(error.suggestionAfterSync)")
-        #expect(!error.suggestionAfterSync.contains("run the sync again"), "\(error.code)")
+        #expect(error.hints(in: ErrorContext(isSyncSummary: true)).text == error.hints().text, "\(error.code): \(error.hints(in: ErrorContext(isSyncSummary: true)).text)")
+        #expect(!error.hints(in: ErrorContext(isSyncSummary: true)).text.contains("run the sync again"), "\(error.code)")
     }
 
     /// A status that is no client error is the server's, never the arguments'; a 4xx still is theirs.
@@ -127,7 +127,7 @@ import Testing
                       (418, "check the arguments")])
     func aStatusThatIsNoClientErrorIsTheServersFault(_ status: Int, _ hint: String) {
         let error = ReaderError.status(StatusFailure(status: status, url: "http://127.0.0.1:9/api/people/"))
-        #expect(error.suggestion == hint, "\(error.code)")
+        #expect(error.hints().text == hint, "\(error.code)")
     }
 
     @Test func aGroupOfDifferentNotFoundsSaysWhatTheCodeMeansAndNamesAFew() {
@@ -150,11 +150,11 @@ import Testing
             for error in errors { report.count(Result<Loaded<Int>, LoadFailure>.failure(LoadFailure(error: error, decision: .alert))) }
             return report
         }
-        #expect(SyncReport.suggestion(after: [report([])]) == nil)
-        #expect(SyncReport.suggestion(after: [report([Self.refused, Self.serverError])]) == "run it again to fill the gaps")
-        #expect(SyncReport.suggestion(after: [report([Self.notFound])])
+        #expect(SyncReport.hint(after: [report([])]) == nil)
+        #expect(SyncReport.hint(after: [report([Self.refused, Self.serverError])]) == "run it again to fill the gaps")
+        #expect(SyncReport.hint(after: [report([Self.notFound])])
                 == "running it again will not fill these gaps (A404): see each code's hint")
-        #expect(SyncReport.suggestion(after: [report([Self.refused]), report([Self.notFound])])
+        #expect(SyncReport.hint(after: [report([Self.refused]), report([Self.notFound])])
                 == "running it again may fill the gaps of T1004, not those of A404: see each code's hint")
     }
 
@@ -173,7 +173,7 @@ import Testing
         #expect(report.failureGroups.map(\.label) == ["H503", "H503 blocked", "H429 blocked"])
         #expect(report.failureGroups.map(\.count) == [2, 1, 1])
         #expect(report.summary == "0 fetched, 4 failed (H503 ×2, H503 blocked ×1, H429 blocked ×1)")
-        #expect(SyncReport.suggestion(after: [report])
+        #expect(SyncReport.hint(after: [report])
                 == "running it again may fill the gaps of H503, not those of H503 blocked, H429 blocked: see each code's hint")
     }
 
@@ -184,14 +184,14 @@ import Testing
         func status(_ code: Int, after seconds: Double) -> ReaderError {
             .status(StatusFailure(status: code, url: "u", retryAfterSeconds: seconds, retryAt: later))
         }
-        #expect(status(400, after: 5).advice == [.plain("check the arguments")], "a 400 stays a 400")
-        #expect(status(503, after: 5).advice == [.tryAgainThenOrAllowLongerWait], "the situation unknown")
-        #expect(status(503, after: 60).advice(in: ErrorContext(remaining: .seconds(300), longestWait: .seconds(30)))
+        #expect(status(400, after: 5).hints() == [.plain("check the arguments")], "a 400 stays a 400")
+        #expect(status(503, after: 5).hints() == [.tryAgainThenOrAllowLongerWait], "the situation unknown")
+        #expect(status(503, after: 60).hints(in: ErrorContext(remaining: .seconds(300), longestWait: .seconds(30)))
                 == [.tryAgainThenOrAllowLongerWait])
-        #expect(status(503, after: 5).advice(in: ErrorContext(remaining: .seconds(3), longestWait: .seconds(30)))
+        #expect(status(503, after: 5).hints(in: ErrorContext(remaining: .seconds(3), longestWait: .seconds(30)))
                 == [.tryAgainThenOrAllowMoreTime])
-        #expect(status(501, after: 5).advice(in: ErrorContext(remaining: .seconds(300), longestWait: .seconds(30)))
+        #expect(status(501, after: 5).hints(in: ErrorContext(remaining: .seconds(300), longestWait: .seconds(30)))
                 == [.tryAgainThen], "not retried for its status, not for its wait")
-        #expect(status(503, after: 0).advice == [.plain("the service has a problem; try again later")], "no moment to come back at")
+        #expect(status(503, after: 0).hints() == [.plain("the service has a problem; try again later")], "no moment to come back at")
     }
 }
