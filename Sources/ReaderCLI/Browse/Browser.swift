@@ -86,6 +86,8 @@ struct Browser: Model {
 
     /// Whether no load may touch the network (`--offline`).
     var offlineByChoice: Bool { environment.loadOptions().cacheMode == .offline }
+    /// Whether the user asked for the network even for a fresh copy (`--refresh`).
+    var refreshByChoice: Bool { environment.loadOptions().cacheMode == .refresh }
 
     mutating func start() -> [Effect<Message>] {
         perform(stack[0].screen.start(in: layout), for: 0)
@@ -301,10 +303,10 @@ struct Browser: Model {
             effects += startQueued()
         case .cached(let work):
             // A copy, however old, is shown at once; the network is asked only when it is stale
-            // or missing, and missing is not a failure to show.
+            // or missing (or always, under `--refresh`), and missing is not a failure to show.
             if case .loaded(let metadata, let servedInsteadOf)? = answer.report {
                 stack[index].servedInsteadOf = servedInsteadOf
-                if metadata.stale { effects += load(id: id, kind: .current, work: work, screen: screen, probe: false) }
+                if metadata.stale || refreshByChoice { effects += load(id: id, kind: .current, work: work, screen: screen, probe: false) }
             } else {
                 return load(id: id, kind: .current, work: work, screen: screen, probe: false)
             }

@@ -2,9 +2,9 @@ import ReaderKit
 
 /// How a load may use the cache and the network.
 public enum LoadKind: Sendable, Equatable {
-    /// From the cache at once, whatever its age; then, when the copy is stale or missing, from
-    /// the network (a conditional request), whose answer comes as a second one. Under
-    /// `--offline`, the cache only.
+    /// From the cache at once, whatever its age; then, when the copy is stale or missing (or
+    /// always, under `--refresh`), from the network (a conditional request), whose answer comes
+    /// as a second one. Under `--offline`, the cache only.
     case cacheFirst
     /// As a command loads (`--refresh` asks the network even for a fresh copy): a fresh
     /// copy, else the network, else a stale copy.

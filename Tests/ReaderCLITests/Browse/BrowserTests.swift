@@ -63,12 +63,12 @@ final class OptionsLog: @unchecked Sendable {
                      errorCode: errorCode, url: "https://www.reddit.com/r/python/hot.json")
     }
 
-    static func browser(_ screen: RecordingScreen = RecordingScreen(), offline: Bool = false,
+    static func browser(_ screen: RecordingScreen = RecordingScreen(), offline: Bool = false, refresh: Bool = false,
                         resolve: @escaping @Sendable (String) throws(ReaderError) -> any BrowseScreen = { _ throws(ReaderError) in RecordingScreen(name: "r/rust") },
                         browserCommand: String? = nil, size: TerminalSize = size,
                         rateLimitedUntil: Date? = nil) -> Browser {
         Browser(first: screen, environment: Browser.Environment(
-            loadOptions: { LoadOptions(cacheMode: offline ? .offline : .normal) },
+            loadOptions: { LoadOptions(cacheMode: offline ? .offline : refresh ? .refresh : .normal) },
             resolve: resolve, places: ["subreddit, r/a+b", "swapi"], wording: CLIWording(registry: .current), browserCommand: browserCommand, openURL: { _ in nil },
             rateLimitedUntil: { _ in rateLimitedUntil }), size: size, now: now)
     }
@@ -261,6 +261,16 @@ final class OptionsLog: @unchecked Sendable {
         #expect(Self.tasks(then) == ["0:list"])
         // Missing is not a failure to show: the screen never heard of it.
         #expect(missingBrowser.stack[0].failure == nil)
+    }
+
+    @Test func underRefreshAFreshCopyIsShownThenTheNetworkIsAskedAnyway() async {
+        let log = OptionsLog()
+        var browser = Self.browser(RecordingScreen(startWith: [Self.load("list", .cacheFirst, log: log,
+                                                                         report: .loaded(Self.metadata(source: .cache)))]), refresh: true)
+        let second = await Self.run(browser.start(), on: &browser)
+        #expect(Self.tasks(second) == ["0:list"])
+        _ = await Self.run(second, on: &browser)
+        #expect(log.all.map(\.cacheMode) == [.offline, .refresh])
     }
 
     @Test func backgroundWorkRunsFourAtOnceIsCountedNeverShownAndStopsWhenTheScreenIsCovered() async {
