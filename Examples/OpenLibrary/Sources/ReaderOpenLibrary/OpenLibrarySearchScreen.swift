@@ -35,14 +35,7 @@ struct OpenLibrarySearchScreen: BrowseScreen {
     private func search(_ kind: LoadKind) -> ScreenEffect {
         let (client, text) = (client, text)
         return .load(id: "search", kind) { options in
-            await ScreenAnswer.of { () throws(LoadFailure) in
-                guard let client else { throw LoadFailure(error: .bug("no client"), decision: .alert) }
-                let endpoint: Endpoint<OpenLibrary.SearchPage>
-                do throws(ReaderError) { endpoint = try OpenLibrary.search(text, limit: 50) } catch {
-                    throw LoadFailure(error: error, decision: .alert)
-                }
-                return try await client.load(endpoint, options: options)
-            }
+            await ScreenAnswer.load(through: client, options: options) { () throws(ReaderError) in try OpenLibrary.search(text, limit: 50) }
         }
     }
 

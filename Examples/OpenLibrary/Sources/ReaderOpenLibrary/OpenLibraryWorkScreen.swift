@@ -29,14 +29,7 @@ struct OpenLibraryWorkScreen: BrowseScreen {
     private func load(_ kind: LoadKind) -> ScreenEffect {
         let (client, id) = (client, id)
         return .load(id: "work", kind) { options in
-            await ScreenAnswer.of { () throws(LoadFailure) in
-                guard let client else { throw LoadFailure(error: .bug("no client"), decision: .alert) }
-                let endpoint: Endpoint<OpenLibrary.Work>
-                do throws(ReaderError) { endpoint = try OpenLibrary.work(id.description) } catch {
-                    throw LoadFailure(error: error, decision: .alert)
-                }
-                return try await client.load(endpoint, options: options)
-            }
+            await ScreenAnswer.load(through: client, options: options) { () throws(ReaderError) in try OpenLibrary.work(id.description) }
         }
     }
 

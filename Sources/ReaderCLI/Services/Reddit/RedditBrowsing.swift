@@ -85,28 +85,17 @@ struct RedditBrowsing: Sendable {
         return try Reddit.comments(post: post, sort: .best, depth: nil, limit: nil)
     }
 
-    /// The answer of a load that could not be asked for: the failure, shown as any other.
-    static func refused<Value: Sendable>(_ error: ReaderError, as _: Value.Type) -> ScreenAnswer {
-        let failure = BrowseFailure(LoadFailure(error: error, decision: .alert))
-        return ScreenAnswer(LoadResult<Value>.failed(failure), report: .failed(failure))
-    }
-
     /// A page of posts, the config file's filter applied.
     func posts(of listing: Listing, sort: Reddit.Sort, after: String?) -> @Sendable (LoadOptions) async -> ScreenAnswer {
         let (client, filter, requested) = (client, filter, requested)
         return { options in
-            let endpoint: Endpoint<RedditListing>
-            do throws(ReaderError) { endpoint = try Self.posts(of: listing, sort: sort, after: after) } catch {
-                return Self.refused(error, as: RedditListing.self)
-            }
-            guard let client else { return Self.refused(.bug("no client"), as: RedditListing.self) }
-            return await ScreenAnswer.of { () throws(LoadFailure) in
-                var loaded = try await client.load(endpoint, options: options)
-                loaded.value.children = loaded.value.children.filter {
+            await ScreenAnswer.load(through: client, options: options) { () throws(ReaderError) in
+                try Self.posts(of: listing, sort: sort, after: after)
+            } adjusting: { page in
+                page.children = page.children.filter {
                     guard case .post(let post) = $0 else { return true }
                     return !filter.hides(post, requested: requested)
                 }
-                return loaded
             }
         }
     }
@@ -115,12 +104,7 @@ struct RedditBrowsing: Sendable {
     func comments(of post: String) -> @Sendable (LoadOptions) async -> ScreenAnswer {
         let client = client
         return { options in
-            let endpoint: Endpoint<RedditCommentPage>
-            do throws(ReaderError) { endpoint = try Self.comments(of: post) } catch {
-                return Self.refused(error, as: RedditCommentPage.self)
-            }
-            guard let client else { return Self.refused(.bug("no client"), as: RedditCommentPage.self) }
-            return await ScreenAnswer.of { () throws(LoadFailure) in try await client.load(endpoint, options: options) }
+            await ScreenAnswer.load(through: client, options: options) { () throws(ReaderError) in try Self.comments(of: post) }
         }
     }
 

@@ -132,8 +132,7 @@ package struct SWAPIBrowsing: Sendable {
     func resource<R: Resource>(_ type: R.Type, id: Int) -> @Sendable (LoadOptions) async -> ScreenAnswer {
         let client = client
         return { options in
-            guard let client, let endpoint = try? SWAPI.resource(R.self, id: id) else { return Self.noClient(R.self) }
-            return await ScreenAnswer.of { () throws(LoadFailure) in try await client.load(endpoint, options: options) }
+            await ScreenAnswer.load(through: client, options: options) { () throws(ReaderError) in try SWAPI.resource(R.self, id: id) }
         }
     }
 
