@@ -31,8 +31,8 @@ import TestSupport
             }
             let failure = try #require(Self.failure(answer, of: Person.self), "\(answer)")
             #expect(failure.code == "R1001")
-            #expect(failure.message == "the id must be a whole number from 1 to 1000000, got 0")
-            #expect(failure.hint == "see 'reader help' for the arguments each command takes")
+            #expect(CLIWording.message(of: failure.error) == "the id must be a whole number from 1 to 1000000, got 0")
+            #expect(CLIWording(registry: .builtIn).text(of: failure.hints) == "see 'reader help' for the arguments each command takes")
             #expect(server.requests.isEmpty)
             await client.shutdown()
         }
