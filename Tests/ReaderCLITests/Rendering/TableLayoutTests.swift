@@ -3,6 +3,7 @@ import ReaderKit
 import Testing
 import TestSupport
 @testable import ReaderCLI
+@testable import ReaderTerminal
 
 /// How a table gives way on a narrow terminal (the order the README documents), and that no
 /// line it draws is wider than its width, measured with the tests' own cell count.
@@ -139,9 +140,9 @@ import TestSupport
             #expect(rendered.split(separator: "\n").count == 2)
         }
         // A terminal as wide as anyone claims is laid out as the widest one there is.
-        #expect(table.layout(width: Int.max) == table.layout(width: Table.widestTerminal))
+        #expect(table.layout(width: Int.max) == table.layout(width: Terminal.widest))
         #expect(Terminal.width(of: -1, environment: ["COLUMNS": "99999999999999999999"]) == nil)
-        #expect(Terminal.width(of: -1, environment: ["COLUMNS": "1000000"]) == Table.widestTerminal)
+        #expect(Terminal.width(of: -1, environment: ["COLUMNS": "1000000"]) == Terminal.widest)
         #expect(Terminal.width(of: -1, environment: ["COLUMNS": "-3"]) == nil)
         #expect(Terminal.width(of: -1, environment: ["COLUMNS": "72"]) == 72)
         #expect(Terminal.width(of: -1, environment: [:]) == nil)
