@@ -10,7 +10,9 @@ package final class ProgressLine: @unchecked Sendable {
     private var lastDrawn = ContinuousClock.now.advanced(by: .seconds(-1))
     private var drawn = false
 
-    /// - Parameter label: what is being done, such as `fetching people`.
+    /// - Parameters:
+    ///   - label: what is being done, such as `fetching people`.
+    ///   - enabled: whether to draw at all; by default, whether stderr is a terminal.
     package init(_ label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.label = label
         self.enabled = enabled
@@ -40,6 +42,7 @@ package final class ProgressLine: @unchecked Sendable {
         drawn = false
     }
 
+    /// ``update(_:)`` as the handler a load reports its progress to.
     package var handler: ProgressHandler { { [self] in update($0) } }
 
     private func write(_ text: String) {
