@@ -66,8 +66,10 @@ let package = Package(
             ]
         ),
         // The full-screen layer under `reader browse`: keys decoded, a grid of cells diffed to the
-        // terminal, the terminal borrowed and given back, and an Elm-style program loop. It knows
-        // no command and no service (the screens are ReaderCLI's), only ReaderKit's text rules.
+        // terminal, the terminal borrowed and given back, and an Elm-style program loop. And the
+        // terminal line by line: its width, colour, messages wrapped to it, a progress line. It knows
+        // no command and no service (the screens are ReaderCLI's), only ReaderKit's text rules and
+        // its progress reports.
         .target(
             name: "ReaderTerminal",
             dependencies: ["ReaderKit"]

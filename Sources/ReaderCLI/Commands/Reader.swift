@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 package struct Reader: AsyncParsableCommand, HelpExamples {
     // As visible as the type, for ArgumentParser (the implicit one is internal).

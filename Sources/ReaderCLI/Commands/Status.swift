@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 extension Reader {
     struct Status: AsyncParsableCommand, HelpExamples {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 /// The options every fetching command takes: a service's command declares them as
 /// `@OptionGroup var options: GlobalOptions`, and shows what it loads with ``show(_:render:)``.

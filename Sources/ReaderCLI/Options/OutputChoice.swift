@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 /// What the output flags say, wherever they are declared, and the output they make.
 struct OutputChoice {

@@ -1,5 +1,6 @@
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 /// Writes data to stdout and messages to stderr, as text for people or JSON for scripts.
 struct Output {

@@ -1,5 +1,6 @@
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 /// An aligned table sized to the terminal.
 ///
@@ -50,9 +51,6 @@ package struct Table {
     /// fifths of a wide terminal, so that a title stays readable.
     static func flexibleMinimum(width: Int) -> Int { max(20, width / 5 * 2) }
 
-    /// The widest terminal laid out as such; anything wider (a `$COLUMNS` of a million) is this.
-    static let widestTerminal = 10_000
-
     /// The cells as they are drawn: sanitised, on one line.
     private var cells: [[String]] {
         rows.map { row in columns.indices.map { index in index < row.count ? TerminalText.sanitise(row[index], maxLength: 1000) : "" } }
@@ -68,7 +66,7 @@ package struct Table {
             max(TerminalText.width(columns[index].title), cells.map { TerminalText.width($0[index]) }.max() ?? 0)
         }
         guard let given = width else { return Layout(shown: Array(columns.indices), widths: natural) }
-        let width = min(max(1, given), Self.widestTerminal)
+        let width = min(max(1, given), Terminal.widest)
         for (index, column) in columns.enumerated() {
             if let maximum = column.maximumWidth { natural[index] = min(natural[index], max(maximum, TerminalText.width(column.title))) }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 /// The shared body of every fetching command: configure, load, show notices, render.
 enum CommandRunner {

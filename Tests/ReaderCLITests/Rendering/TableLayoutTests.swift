@@ -3,6 +3,7 @@ import ReaderKit
 import Testing
 import TestSupport
 @testable import ReaderCLI
+@testable import ReaderTerminal
 
 /// How a table gives way on a narrow terminal (the order the README documents), and that no
 /// line it draws is wider than its width, measured with the tests' own cell count.
@@ -139,28 +140,7 @@ import TestSupport
             #expect(rendered.split(separator: "\n").count == 2)
         }
         // A terminal as wide as anyone claims is laid out as the widest one there is.
-        #expect(table.layout(width: Int.max) == table.layout(width: Table.widestTerminal))
-        #expect(Terminal.width(of: -1, environment: ["COLUMNS": "99999999999999999999"]) == nil)
-        #expect(Terminal.width(of: -1, environment: ["COLUMNS": "1000000"]) == Table.widestTerminal)
-        #expect(Terminal.width(of: -1, environment: ["COLUMNS": "-3"]) == nil)
-        #expect(Terminal.width(of: -1, environment: ["COLUMNS": "72"]) == 72)
-        #expect(Terminal.width(of: -1, environment: [:]) == nil)
-    }
-
-    @Test func messagesWrapWithoutSplittingACommand() {
-        let footer = "37 linked names could not be loaded (A404); they show as links. 'reader sync swapi' makes them available offline"
-        let lines = Terminal.wrapMessage(footer, width: 40).split(separator: "\n").map(String.init)
-        #expect(lines == ["37 linked names could not be loaded", "(A404); they show as links.",
-                          "'reader sync swapi' makes them available", "offline"])
-        #expect(Terminal.wrapMessage("page 3 of 9, 82 in all; next: --page 4, or --all", width: 36)
-                == "page 3 of 9, 82 in all; next:\n--page 4, or --all")
-        #expect(Terminal.wrapMessage(footer, width: nil) == footer)
-        // A word longer than the line is broken, not cut.
-        let path = "/tmp/" + String(repeating: "folder/", count: 10) + "cache.sqlite"
-        let broken = Terminal.wrapMessage("cache " + path, width: 30, hangingIndent: 4).split(separator: "\n")
-        #expect(broken.allSatisfy { TerminalWidth.cells(of: String($0)) <= 30 })
-        #expect(broken.dropFirst().allSatisfy { $0.hasPrefix("    ") })
-        #expect(broken.map { $0.drop { $0 == " " } }.joined().contains(path))
+        #expect(table.layout(width: Int.max) == table.layout(width: Terminal.widest))
     }
 
     @Test func longWordsBreakInsteadOfBeingCut() {

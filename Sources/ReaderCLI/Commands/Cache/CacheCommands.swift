@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 extension ServiceName: ExpressibleByArgument {
     /// A service's name as typed: `SWAPI` is `swapi`, as `reader sync` takes it.

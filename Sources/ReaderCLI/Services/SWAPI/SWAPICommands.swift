@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReaderKit
+import ReaderTerminal
 
 /// The arguments every SWAPI command takes.
 package struct SWAPIQuery: ParsableArguments {

@@ -1,29 +1,33 @@
 import Foundation
 import ReaderKit
 
-/// Facts about the terminal that decide how output looks.
-enum Terminal {
+/// Facts about the terminal that decide how output looks. The environment is the caller's
+/// (the app reads the process's once): every question that reads it takes it.
+package enum Terminal {
+    /// The widest terminal laid out as such; anything wider (a `$COLUMNS` of a million) is this.
+    package static let widest = 10_000
+
     /// The width to fit stdout to: the terminal's when stdout is one, else `$COLUMNS` when the
     /// user set it, else nil: no limit, so that piped output is whole.
-    static func outputWidth(environment: [String: String] = ProcessEnvironment.current) -> Int? {
+    package static func outputWidth(environment: [String: String]) -> Int? {
         width(of: STDOUT_FILENO, environment: environment)
     }
 
     /// The width to fit messages on stderr to, in the same way as ``outputWidth(environment:)``.
-    static func errorWidth(environment: [String: String] = ProcessEnvironment.current) -> Int? {
+    package static func errorWidth(environment: [String: String]) -> Int? {
         width(of: STDERR_FILENO, environment: environment)
     }
 
     /// The width of the terminal on `descriptor`, else `$COLUMNS`, else nil; bounded to
-    /// 1…``Table/widestTerminal``, as `$COLUMNS` is anyone's to set.
-    static func width(of descriptor: Int32, environment: [String: String]) -> Int? {
+    /// 1…``widest``, as `$COLUMNS` is anyone's to set.
+    package static func width(of descriptor: Int32, environment: [String: String]) -> Int? {
         let isTerminal = isatty(descriptor) == 1
         if isTerminal {
             var size = winsize()
-            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), Table.widestTerminal) }
+            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), widest) }
         }
         if let columns = environment["COLUMNS"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), columns > 0 {
-            return min(columns, Table.widestTerminal)
+            return min(columns, widest)
         }
         return isTerminal ? 80 : nil
     }
@@ -33,7 +37,7 @@ enum Terminal {
     /// command in quotes (`'reader sync swapi'`) and an option with its value (`--page 4`) are
     /// kept on one line where they fit, so that what is copied is whole. A width under 10 cells
     /// is taken as 10.
-    static func wrapMessage(_ message: String, width: Int?, hangingIndent: Int = 0) -> String {
+    package static func wrapMessage(_ message: String, width: Int?, hangingIndent: Int = 0) -> String {
         message.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph -> String in
             guard let width, TerminalText.width(paragraph) > width else { return String(paragraph) }
             let indent = min(max(0, hangingIndent), width / 2)
@@ -78,9 +82,9 @@ enum Terminal {
 
     /// Whether colour may be used on `descriptor`: it is a terminal, `NO_COLOR` is unset or
     /// empty (no-color.org), `TERM` is not `dumb`, and `--no-color` was not given.
-    /// `noColorFlag` is asked only for a terminal: it may read the config file.
-    static func allowsColour(on descriptor: Int32, noColorFlag: @autoclosure () -> Bool,
-                             environment: @autoclosure () -> [String: String] = ProcessEnvironment.current) -> Bool {
+    /// `noColorFlag` is asked only for a terminal: it may read the config file; so is `environment`.
+    package static func allowsColour(on descriptor: Int32, noColorFlag: @autoclosure () -> Bool,
+                                     environment: @autoclosure () -> [String: String]) -> Bool {
         guard isatty(descriptor) == 1, !noColorFlag() else { return false }
         let environment = environment()
         if let value = environment["NO_COLOR"], !value.isEmpty { return false }

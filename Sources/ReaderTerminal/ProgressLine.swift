@@ -3,21 +3,23 @@ import ReaderKit
 
 /// One line of progress on stderr, redrawn in place, for work of more than a moment. It writes
 /// nothing unless stderr is a terminal, so scripts and logs never see it.
-final class ProgressLine: @unchecked Sendable {
+package final class ProgressLine: @unchecked Sendable {
     private let label: String
     private let enabled: Bool
     private let lock = NSLock()
     private var lastDrawn = ContinuousClock.now.advanced(by: .seconds(-1))
     private var drawn = false
 
-    /// - Parameter label: what is being done, such as `fetching people`.
-    init(_ label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    /// - Parameters:
+    ///   - label: what is being done, such as `fetching people`.
+    ///   - enabled: whether to draw at all; by default, whether stderr is a terminal.
+    package init(_ label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.label = label
         self.enabled = enabled
     }
 
     /// Redraws the line, at most about 20 times a second, and always for the last step.
-    func update(_ progress: LoadProgress) {
+    package func update(_ progress: LoadProgress) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -32,7 +34,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     /// Clears the line, so that what follows starts on a clean one.
-    func finish() {
+    package func finish() {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -40,7 +42,8 @@ final class ProgressLine: @unchecked Sendable {
         drawn = false
     }
 
-    var handler: ProgressHandler { { [self] in update($0) } }
+    /// ``update(_:)`` as the handler a load reports its progress to.
+    package var handler: ProgressHandler { { [self] in update($0) } }
 
     private func write(_ text: String) {
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
