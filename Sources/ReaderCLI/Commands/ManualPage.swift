@@ -44,11 +44,14 @@ enum ManualPage {
                  "Ended by a signal (128 and its number): SIGHUP, Ctrl-C, a closed pipe (SIGPIPE, as cat does), SIGTERM.",
                  ".SH DIAGNOSTICS",
                  "A failure is printed on stderr as error CODE: message, with a hint on the next line; a notice (a cached "
-                    + "copy shown in place of a failure) as notice CODE: message. The code's letter is its layer: R the request "
+                    + "copy shown in place of a failure) as notice CODE: message; trouble the command carried on through (a cache "
+                    + "it cannot write, a rate limit nearly used up, Reddit's feeds used in place of its API) as warning CODE: "
+                    + "message. The code's letter is its layer: R the request "
                     + "(arguments, configuration, a rate limit, a credential), T the transport, H an HTTP status with no error "
                     + "body (the number is the status), A an HTTP status whose body says why, D an answer that does not decode, "
                     + "C the cache, O the output, B a bug. A code never changes meaning. --verbose adds the technical detail; "
-                    + "with --json the error is one JSON object on stderr, with its exit_code. 'reader help COMMAND' describes "
+                    + "with --json the error is one JSON object on stderr (code, domain, decision, message, hint, reason, "
+                    + "exit_code). 'reader help COMMAND' describes "
                     + "each command.",
                  ".SH ENVIRONMENT"]
         // The services' variables, as they declare them, then reader's own.
