@@ -262,6 +262,7 @@ import TestSupport
         ]
         names.failures = ["https://swapi.dev/api/vehicles/30/": ErrorCode(.cache, 1001),
                           "https://swapi.dev/api/starships/22/": ErrorCode(.cache, 1001)]
+        names.readableLater = Set(names.failures.keys)
         return names
     }
 
@@ -402,5 +403,15 @@ import TestSupport
         #expect(Self.reversed(screen, Self.small) == ["vehicles/30"])
         for _ in 0..<5 { _ = screen.handle(.key(.pageUp), in: Self.small) }
         #expect(Self.reversed(screen, Self.small) == ["Tatooine"])
+    }
+
+    @Test func theNoteOffersASyncOnlyForNamesASyncCanFill() {
+        let notFound = ["https://swapi.dev/api/people/5/": ErrorCode(.api, 404)]
+        #expect(SWAPIDetail.unnamedNote(notFound, readableLater: [])
+                == "1 linked name could not be loaded (A404); they show as links")
+        let offline = ["https://swapi.dev/api/people/5/": ErrorCode(.cache, 1001), "https://swapi.dev/api/people/6/": ErrorCode(.cache, 1001)]
+        #expect(SWAPIDetail.unnamedNote(offline, readableLater: ["https://swapi.dev/api/people/6/"])
+                == "2 linked names could not be loaded (C1001); they show as links. 'reader sync swapi' makes them available offline")
+        #expect(SWAPIDetail.unnamedNote([:], readableLater: []) == nil)
     }
 }

@@ -99,7 +99,7 @@ extension SWAPICommand {
         let width = Terminal.outputWidth()
         try CommandRunner.writeItem(loaded, options: options, jsonItem: { $0 }) { resource in
             let lines = resource.detailLines(names: names.names, width: width, style: style)
-            return (lines.joined(separator: "\n"), SWAPIDetail.unnamedNote(names.failures))
+            return (lines.joined(separator: "\n"), SWAPIDetail.unnamedNote(names.failures, readableLater: names.readableLater))
         }
     }
 
@@ -202,10 +202,13 @@ enum SWAPIDetail {
     }
 
     /// What a detail view says under it of the links that could not be named; nil when all were.
-    static func unnamedNote(_ failures: [String: ErrorCode]) -> String? {
+    /// - Parameter readableLater: the links another run may name (``LinkedNames/readableLater``):
+    ///   a sync is offered only for those, never for a not-found or a refusal.
+    static func unnamedNote(_ failures: [String: ErrorCode], readableLater: Set<String>) -> String? {
         guard let code = Set(failures.values).sorted(by: { $0.description < $1.description }).first else { return nil }
+        let sync = readableLater.isDisjoint(with: failures.keys) ? "" : ". 'reader sync swapi' makes them available offline"
         return "\(failures.count) linked \(failures.count == 1 ? "name" : "names") could not be loaded (\(code)); "
-            + "they show as links. 'reader sync swapi' makes them available offline"
+            + "they show as links" + sync
     }
 
     /// A link's name, sanitised, else the link as `people/5`.

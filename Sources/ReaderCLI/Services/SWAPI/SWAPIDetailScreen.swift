@@ -17,6 +17,8 @@ struct SWAPIDetailScreen<Resource: SWAPIResource & Presentable>: BrowseScreen {
     private(set) var names: [String: String] = [:]
     /// The links that could not be named, with why.
     private(set) var unnamed: [String: ErrorCode] = [:]
+    /// The links among ``unnamed`` another run may name (``LinkedNames/readableLater``).
+    private var readableLater: Set<String> = []
     /// The links whose names were asked for (and not failed since a refresh).
     private var asked: Set<String> = []
     /// How many names loads were started: each has an id of its own, so that a second one (for
@@ -117,6 +119,9 @@ struct SWAPIDetailScreen<Resource: SWAPIResource & Presentable>: BrowseScreen {
             names.merge(loaded.names) { $1 }
             for link in loaded.names.keys { unnamed[link] = nil }
             unnamed.merge(loaded.failures) { $1 }
+            readableLater.subtract(loaded.names.keys)
+            readableLater.subtract(loaded.failures.keys)
+            readableLater.formUnion(loaded.readableLater)
         }
         return []
     }
@@ -140,7 +145,7 @@ struct SWAPIDetailScreen<Resource: SWAPIResource & Presentable>: BrowseScreen {
                 links.append(start..<lines.count)
             }
         }
-        if let note = SWAPIDetail.unnamedNote(unnamed) { lines += TerminalText.wrap(note, toWidth: max(10, width), breakingLongWords: true) }
+        if let note = SWAPIDetail.unnamedNote(unnamed, readableLater: readableLater) { lines += TerminalText.wrap(note, toWidth: max(10, width), breakingLongWords: true) }
         return (lines, links, labelWidth + 2)
     }
 

@@ -137,7 +137,9 @@ extension ReaderClient {
                                counting: LoadProgress(completed: 0, total: endpoints.count)) { index, outcome in
             switch outcome {
             case .success(let resource): result.names[linksOfEndpoints[index]] = resource.value.displayName
-            case .failure(let failure): result.failures[linksOfEndpoints[index]] = failure.error.code
+            case .failure(let failure):
+                result.failures[linksOfEndpoints[index]] = failure.error.code
+                if failure.error.mayBeReadLater { result.readableLater.insert(linksOfEndpoints[index]) }
             }
         }
         return result
@@ -148,6 +150,10 @@ extension ReaderClient {
 public struct LinkedNames: Sendable, Equatable {
     public var names: [String: String] = [:]
     public var failures: [String: ErrorCode] = [:]
+    /// The links among ``failures`` that another run may name: the service could not be reached
+    /// or failed for a while (``FailureClass/isWorthRetryingLater``), or nothing was cached for
+    /// them offline. A not-found or a refusal is not among them: a sync would not fill it either.
+    public var readableLater: Set<String> = []
 
     public init() {}
 }
@@ -325,5 +331,13 @@ extension ReaderClient {
         guard case .success(let loaded) = result else { return SyncedPage(outcome: SyncReport.Outcome(result)) }
         return SyncedPage(outcome: SyncReport.Outcome(result), links: loaded.value.results.map(\.url),
                           pageCount: page == 1 ? SWAPI.pageCount(of: loaded.value) : 0)
+    }
+}
+
+extension ReaderError {
+    /// Whether a linked resource that failed with this error may be read by another run (a sync).
+    fileprivate var mayBeReadLater: Bool {
+        if case .cache(let failure) = self, failure.reason == .notCached { return true }
+        return isWorthRetryingLater
     }
 }
