@@ -48,6 +48,13 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
         output.verbose = arguments.contains("--verbose") || arguments.contains("-v")
         // The config file's `color = false` too, for the errors of the parse and of the run alike.
         output.errorStyle = Style.forDescriptor(STDERR_FILENO, noColor: arguments.contains("--no-color") || OutputChoice.settingsTurnColourOff)
+        // `reader help flims` is a slip as `reader flims` is, not a request for reader's whole help.
+        if arguments.first == "help", arguments.count == 2, let word = arguments.last, !word.hasPrefix("-"), word != "help", !isCommand(word),
+           let text = commandSuggestion(for: "Unexpected argument '\(word)'", arguments: [word]) {
+            output.error(.invalidArgument(Wording(text)), decision: .alert, hints: [.plain("see 'reader help' for the commands")],
+                         wording: CLIWording(registry: .current))
+            Foundation.exit(ReaderKit.ExitCode.usage.rawValue)
+        }
         let mayAskForScript = arguments.contains(where: CompletionScriptCheck.mayAskForScript)
         var parsed: Result<any ParsableCommand, any Error> = CompletionScriptCheck.skipping(unless: mayAskForScript) {
             Result { try parseAsRoot(arguments) }
@@ -136,9 +143,16 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
     /// says it, with the command meant: `"film" is not a command of reader: did you mean "films"?`.
     /// Nil for any other message, or where the command takes no subcommands.
     static func commandSuggestion(for message: String, arguments: [String]) -> String? {
-        let prefix = "Unexpected argument '"
-        guard message.hasPrefix(prefix), message.hasSuffix("'") else { return nil }
-        let word = String(message.dropFirst(prefix.count).dropLast())
+        let word: String
+        if message.hasPrefix("Unexpected argument '"), message.hasSuffix("'") {
+            word = String(message.dropFirst("Unexpected argument '".count).dropLast())
+        } else if message.hasPrefix("Unknown option '"), let first = arguments.first, !isCommand(first) {
+            // `reader flim --json`: the option is refused because no command took it, and the
+            // word meant for one is what to say.
+            word = first
+        } else {
+            return nil
+        }
         guard !word.hasPrefix("-") else { return nil }
         let (path, names) = Help.subcommands(before: word, in: arguments)
         guard !names.isEmpty else { return nil }
@@ -148,6 +162,11 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             return "\(quoted) is not a command of \(owner): the commands are \(names.joined(separator: ", "))"
         }
         return "\(quoted) is not a command of \(owner): did you mean \"\(nearest)\"?"
+    }
+
+    /// Whether `word` names one of reader's commands, shown or hidden.
+    static func isCommand(_ word: String) -> Bool {
+        configuration.subcommands.contains { $0.configuration.commandName == word }
     }
 
     /// `text`, or its start and end around an ellipsis when it is longer than `maxLength`

@@ -91,4 +91,19 @@ import TestSupport
         #expect(option.status == 64 && option.stderr.hasPrefix("error R1001: Unknown option '--pag'. Did you mean '--page'?"),
                 "\(option.stderr)")
     }
+
+    @Test func aSlipIsTheSameSlipAfterHelpAndWithAnOption() async throws {
+        let reader = ReaderProcess()
+        // `reader help flims` asks about a command that is not there: not reader's whole help.
+        let help = try await reader.run("help", "flims")
+        #expect(help.status == 64 && help.stdout.isEmpty, "\(help.stdout)")
+        #expect(help.stderr.hasPrefix("error R1001: \"flims\" is not a command of reader: did you mean \"films\"?\n"), "\(help.stderr)")
+        let known = try await reader.run("help", "films")
+        #expect(known.status == 0 && known.stdout.contains("USAGE: reader films"), "\(known.stdout)")
+
+        // An option after the slip is not what went wrong: `--json` is refused only because no command took it.
+        let json = try await reader.run("film", "--json")
+        #expect(json.status == 64)
+        #expect(json.errorJSON?["message"] as? String == "\"film\" is not a command of reader: did you mean \"films\"?", "\(json.stderr)")
+    }
 }
