@@ -170,7 +170,8 @@ extension ReaderError {
         case .authentication(let failure):
             return "\(failure.refusedBy) refused reader's app credentials (the token endpoint answered \(failure.status)"
                 // Cut here, not where it was read: the whole text is redacted first.
-                + (failure.serverError.map { ", \"\(TerminalText.sanitise($0, maxLength: 60))\"" } ?? "") + ")"
+                // Reddit's `{"error": 401}` says the status again: nothing more to quote.
+                + (failure.serverError.flatMap { $0 == String(failure.status) ? nil : ", \"\(TerminalText.sanitise($0, maxLength: 60))\"" } ?? "") + ")"
         case .output(let failure) where failure.destination == .temporaryFile:
             return "the temporary file the output is put together in cannot be written: \(failure.systemMessage.lowercased())"
         case .output(let failure):

@@ -210,6 +210,11 @@ import Testing
         let refused = ReaderError.authentication(AuthenticationFailure(status: 401, serverError: nil, withoutSecret: false, service: "reddit"))
         #expect(handler.decide(refused, in: ErrorContext(cachedCopy: .servable, usesToken: true)) == .alert)
         #expect(refused.code.description == "R1004" && refused.exitCode == .noPermission)
+        // Reddit's `{"error": 401}` says the status again: it is not quoted as a reason.
+        let repeated = ReaderError.authentication(AuthenticationFailure(status: 401, serverError: "401", withoutSecret: false, service: "reddit"))
+        #expect(repeated.message.hasSuffix("(the token endpoint answered 401)"), "\(repeated.message)")
+        let grant = ReaderError.authentication(AuthenticationFailure(status: 400, serverError: "invalid_grant", withoutSecret: false, service: "reddit"))
+        #expect(grant.message.hasSuffix("(the token endpoint answered 400, \"invalid_grant\")"), "\(grant.message)")
     }
 
     @Test func credentialsNeverShowTheirSecret() {
