@@ -51,7 +51,7 @@ extension Reader {
                 try writer.writeJSON(Self.json(settings))
             } else {
                 let style = Style.forDescriptor(STDOUT_FILENO, noColor: output.colourOff)
-                try writer.writeLine(Self.render(settings, style: style), to: .standardOutput)
+                try writer.writeLine(Self.render(settings, style: style, width: Terminal.outputWidth()), to: .standardOutput)
             }
         }
 
@@ -160,8 +160,10 @@ extension Reader {
         }
 
         /// The file's path and whether it was found, then a row a setting: name, source, value.
-        /// The value comes last, so a wide one cannot push the columns out of line.
-        static func render(_ settings: ReaderSettings, style: Style) -> String {
+        /// The value comes last, so a wide one cannot push the columns out of line. On a terminal
+        /// too narrow for the columns, each setting is a line of its own (`name = value (source)`),
+        /// wrapped: no line is wider than `width`.
+        static func render(_ settings: ReaderSettings, style: Style, width: Int? = nil) -> String {
             let rows = rows(settings)
             let file = settings.configFilePath.map { TerminalText.sanitise($0, maxLength: 300) }
             let environment = ProcessEnvironment.current
@@ -173,6 +175,15 @@ extension Reader {
                 ?? "none (\(ConfigFile.noPathReason(environment: environment)))"), ""]
             let nameWidth = rows.map(\.name.count).max() ?? 0
             let sourceWidth = rows.map { TerminalText.width($0.source.description) }.max() ?? 0
+            let widest = nameWidth + sourceWidth + 4 + (rows.map { TerminalText.width($0.shown) }.max() ?? 0)
+            if let width, widest > width {
+                lines[0] = Terminal.wrapMessage(lines[0], width: width, hangingIndent: 2)
+                for row in rows {
+                    let source = TerminalText.sanitise(row.source.description, maxLength: 60)
+                    lines.append(Terminal.wrapMessage("\(row.name) = \(row.shown) (\(source))", width: width, hangingIndent: 2))
+                }
+                return lines.joined(separator: "\n")
+            }
             lines.append(style.bold(TerminalText.pad("SETTING", toWidth: nameWidth) + "  " + TerminalText.pad("FROM", toWidth: sourceWidth) + "  VALUE"))
             for row in rows {
                 let source = TerminalText.pad(TerminalText.sanitise(row.source.description, maxLength: 60), toWidth: sourceWidth)

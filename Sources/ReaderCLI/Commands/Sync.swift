@@ -138,10 +138,13 @@ extension Reader {
                 })))
             } else {
                 for (name, report) in reports {
-                    try output.writeLine("sync \(name): \(report.summary)", to: .standardOutput)
+                    let width = Terminal.outputWidth()
+                    try output.writeLine(Terminal.wrapMessage("sync \(name): \(report.summary)", width: width, hangingIndent: 2), to: .standardOutput)
                     for group in report.failureGroups {
-                        try output.writeLine("  " + group.summary(message: CLIWording.message(of: group)), to: .standardOutput)
-                        try output.writeLine("    hint: " + wording.text(of: group.hints), to: .standardOutput)
+                        try output.writeLine(Terminal.wrapMessage("  " + group.summary(message: CLIWording.message(of: group)), width: width, hangingIndent: 4),
+                                             to: .standardOutput)
+                        try output.writeLine(Terminal.wrapMessage("    hint: " + wording.text(of: group.hints), width: width, hangingIndent: 10),
+                                             to: .standardOutput)
                     }
                 }
             }

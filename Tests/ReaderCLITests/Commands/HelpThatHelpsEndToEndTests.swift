@@ -1,4 +1,5 @@
 import Foundation
+import ReaderKit
 import Testing
 import TestSupport
 
@@ -105,5 +106,20 @@ import TestSupport
         let json = try await reader.run("film", "--json")
         #expect(json.status == 64)
         #expect(json.errorJSON?["message"] as? String == "\"film\" is not a command of reader: did you mean \"films\"?", "\(json.stderr)")
+    }
+
+    @Test func theSettingsAndTheCacheStatisticsFitFortyColumns() async throws {
+        var reader = ReaderProcess()
+        reader.environment["COLUMNS"] = "40"
+        for words in [["config"], ["cache"], ["cache", "stats"]] {
+            let result = try await reader.run(words)
+            #expect(result.status == 0, "\(words): \(result.stderr)")
+            let wide = result.stdout.split(separator: "\n").filter { TerminalText.width(String($0)) > 40 }
+            #expect(wide.isEmpty, "\(words): \(wide)")
+        }
+        let config = try await reader.run("config")
+        #expect(config.stdout.contains("\ntimeout = 20s (built-in)\n"), "\(config.stdout)")
+        let stats = try await reader.run("cache")
+        #expect(stats.stdout.contains("API     ENTRIES  SIZE  HITS  HIT RATIO"), "\(stats.stdout)")
     }
 }

@@ -53,10 +53,12 @@ extension Reader {
                     try output.writeJSON(statistics)
                     return
                 }
-                try output.writeLine(Self.render(statistics, now: Date()), to: .standardOutput)
+                try output.writeLine(Self.render(statistics, now: Date(), width: Terminal.outputWidth()), to: .standardOutput)
             }
 
-            package static func render(_ statistics: CacheStatistics, now: Date) -> String {
+            /// The statistics as a table no wider than `width` (the least useful columns left out
+            /// first), between the file's line and what the counts mean, wrapped to it too.
+            package static func render(_ statistics: CacheStatistics, now: Date, width: Int? = nil) -> String {
                 func age(_ date: Date?) -> String {
                     date.map { RelativeAge.describe(from: $0, to: now) + " ago" } ?? "-"
                 }
@@ -67,16 +69,18 @@ extension Reader {
                 }
                 let table = Table(columns: [
                     .init(title: "API"), .init(title: "ENTRIES", alignRight: true), .init(title: "SIZE", alignRight: true),
-                    .init(title: "OLDEST", alignRight: true), .init(title: "NEWEST", alignRight: true),
-                    .init(title: "HITS", alignRight: true), .init(title: "REVALIDATED", alignRight: true),
-                    .init(title: "MISSES", alignRight: true), .init(title: "HIT RATIO", alignRight: true),
+                    .init(title: "OLDEST", alignRight: true, dropOrder: 2), .init(title: "NEWEST", alignRight: true, dropOrder: 4),
+                    .init(title: "HITS", alignRight: true, dropOrder: 5), .init(title: "REVALIDATED", alignRight: true, dropOrder: 1),
+                    .init(title: "MISSES", alignRight: true, dropOrder: 3), .init(title: "HIT RATIO", alignRight: true),
                 ], rows: shownOrder(statistics.services.keys).map { row($0.rawValue, statistics.services[$0] ?? .init()) } + [row("total", statistics.total)])
                 let created = statistics.createdAt.map { ", created \(age($0))" } ?? ""
-                return """
-                    cache \(TerminalText.sanitise(statistics.path)) (\(ByteCount.describe(statistics.fileBytes)) on disk\(created))
-                    \(table.render(width: nil))
-                    hits were answered from the cache, revalidated ones by a 304 without a body, misses needed the network
-                    """
+                return [
+                    Terminal.wrapMessage("cache \(TerminalText.sanitise(statistics.path)) (\(ByteCount.describe(statistics.fileBytes)) on disk\(created))",
+                                         width: width, hangingIndent: 2),
+                    table.render(width: width),
+                    Terminal.wrapMessage("hits were answered from the cache, revalidated ones by a 304 without a body, misses needed the network",
+                                         width: width),
+                ].joined(separator: "\n")
             }
         }
 
