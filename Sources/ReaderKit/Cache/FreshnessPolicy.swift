@@ -148,10 +148,14 @@ public struct FreshnessPolicy: Sendable, Equatable {
     /// The `Age` header's delta-seconds (RFC 9111 §5.1); nil when absent or invalid (a sign, a
     /// fraction), which a cache ignores. A value past 2^31 is 2^31 (§1.2.2). Of a list (`7200, 0`,
     /// or two lines, stored joined), the first member counts and the rest are discarded, as §5.1
-    /// says: an `Age` cannot be made younger by a second value.
+    /// says: an `Age` cannot be made younger by a second value. An empty element (an empty first
+    /// line, `, 7200`) is no member (RFC 9110 §5.6.1): it neither counts as 0 nor hides the value
+    /// after it.
     static func ageValue(_ header: String?) -> Int64? {
-        guard let header, let first = header.split(separator: ",", omittingEmptySubsequences: false).first else { return nil }
-        return CacheControl.deltaSeconds(first.trimmingCharacters(in: .whitespaces))
+        let members = (header ?? "").split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = members.first else { return nil }
+        return CacheControl.deltaSeconds(first)
     }
 
     /// Whether `entry` is fresh at `now` (its current age is less than its lifetime), under its
