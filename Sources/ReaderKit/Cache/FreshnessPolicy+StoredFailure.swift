@@ -21,12 +21,24 @@ extension FreshnessPolicy {
     /// ``storedFailureLifetime``), never beyond ``storedFailureLongestLife``; the user's
     /// ``maximumAge``, meant for data, can only shorten it (`--max-age 0` asks again), and the
     /// service's floor (``Rule/minimumLifetime``) does not apply.
+    ///
+    /// One rule whatever gave the lifetime: the server's lifetime (from `max-age`, or `Expires`
+    /// minus `Date`), the hour and the user's maximum, the least of them, against the answer's
+    /// current age (RFC 9111 §4.2.3, its `Age` and `Date` included), as any copy is judged.
     public static func storedFailureAnswers(_ entry: CacheEntry, under policy: FreshnessPolicy, requestHeaders: HeaderFields,
                                             at now: Date) -> Bool {
-        let age = Double(entry.ageSeconds(at: now))
-        guard age < storedFailureLongestLife.inSeconds else { return false }
-        if let maximumAge = policy.maximumAge, age >= maximumAge.inSeconds { return false }
-        return FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh
+        guard FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh else { return false }
+        return currentAge(of: entry, at: now) < lifetimeOfStoredFailure(entry, under: policy).seconds
+    }
+
+    /// How long the stored error answer `entry` answers, in seconds, and what gave it
+    /// (``storedFailureAnswers(_:under:requestHeaders:at:)``): the least of the server's
+    /// lifetime, ``storedFailureLongestLife`` and `policy`'s ``maximumAge``.
+    public static func lifetimeOfStoredFailure(_ entry: CacheEntry, under policy: FreshnessPolicy) -> (seconds: Double, basis: LifetimeBasis) {
+        let server = FreshnessPolicy().freshnessLifetime(of: entry, rule: storedFailureLifetime)
+        var lifetime = (seconds: min(server.seconds, storedFailureLongestLife.inSeconds), basis: server.basis)
+        if let maximumAge = policy.maximumAge, maximumAge.inSeconds < lifetime.seconds { lifetime = (maximumAge.inSeconds, .userMaximumAge) }
+        return lifetime
     }
 
     /// Whether `response`, an answer reader reads as a failure (an error status, or a `204` where

@@ -1,0 +1,75 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+@testable import ReaderKit
+import TestSupport
+
+/// What a stored error answer may not do (the attack on issue 30 item 22, /work/attack8): be a
+/// `304`, hold a `200` that failed, keep a body larger than reader reads, answer longer than an
+/// hour by one measure and not by another, or keep a sync from filling its gap.
+@Suite struct StoredErrorLimitsTests {
+    typealias Answer = StoredErrorAnswerTests.Answer
+    static let json = StoredErrorAnswerTests.json
+    static let notFound = StoredErrorAnswerTests.notFound
+
+    func httpDate(_ date: Date) -> String { StoredErrorAnswerTests.httpDate(date) }
+
+    /// Loads the films, expecting a failure: the failure.
+    func filmsFailure(_ client: ReaderClient, options: LoadOptions = LoadOptions()) async throws -> LoadFailure {
+        do {
+            let films = try await client.load(try SWAPI.list(Film.self), options: options)
+            Issue.record("expected a failure, got \(films.metadata)")
+            throw CancellationError()
+        } catch let failure as LoadFailure {
+            return failure
+        }
+    }
+
+    /// A client that does not retry: each load is one request.
+    func client(_ harness: ClientHarness, freshness: FreshnessPolicy = .default) -> ReaderClient {
+        harness.client(freshness: freshness, retryPolicy: RetryPolicy(maximumRetries: 0, jitter: { 1 }))
+    }
+
+    // MARK: - One hour, one rule
+
+    /// The hour is a cap on the lifetime, whatever gave it (`max-age`, or `Expires` minus `Date`),
+    /// counted against the answer's current age as every copy's is: a 404 that arrives 3000 s old
+    /// (`Age`) answers ten minutes more, by either header.
+    @Test(arguments: ["max-age", "Expires"])
+    func theHourCountsTheAnswersAgeWhateverGaveItsLifetime(_ basis: String) async throws {
+        let answer = NIOLockedValueBox(Answer(status: 404, headers: { now in
+            let lifetime = basis == "max-age" ? ("Cache-Control", "max-age=7200")
+                : ("Expires", StoredErrorAnswerTests.httpDate(now.addingTimeInterval(7200)))
+            return [Self.json, ("Date", StoredErrorAnswerTests.httpDate(now)), ("Age", "3000"), lifetime]
+        }, body: Self.notFound))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                _ = try await filmsFailure(client)
+                harness.clock.advance(599)
+                _ = try await filmsFailure(client)
+                #expect(harness.server.requests.count == 1, "\(basis): fresh for 600 s")
+                harness.clock.advance(2)
+                _ = try await filmsFailure(client)
+                #expect(harness.server.requests.count == 2, "\(basis): 3000 s old on arrival, past the hour 601 s later")
+            }
+        }
+    }
+
+    @Test func theLifetimeOfAStoredErrorIsTheLeastOfTheServersTheHourAndTheUsers() {
+        let arrived = Date(timeIntervalSince1970: 1_795_255_200)
+        func entry(_ headers: [(String, String)]) -> CacheEntry {
+            RequestPipeline.entry(for: HTTPResponse(status: 404, headers: HeaderFields(headers.map { (name: $0.0, value: $0.1) }), body: Data(Self.notFound)),
+                                  key: "k", service: "swapi", url: URL(string: "https://swapi.dev/api/people/9999/")!, requestHeaders: [:],
+                                  requestedAt: arrived, fetchedAt: arrived)
+        }
+        let date = ("Date", httpDate(arrived))
+        let byMaxAge = FreshnessPolicy.lifetimeOfStoredFailure(entry([date, ("Cache-Control", "max-age=7200")]), under: .default)
+        let byExpires = FreshnessPolicy.lifetimeOfStoredFailure(entry([date, ("Expires", httpDate(arrived.addingTimeInterval(7200)))]), under: .default)
+        #expect(byMaxAge.seconds == 3600 && byMaxAge.basis == .maxAge)
+        #expect(byExpires.seconds == 3600 && byExpires.basis == .expires)
+        let heuristic = FreshnessPolicy.lifetimeOfStoredFailure(entry([date]), under: .default)
+        #expect(heuristic.seconds == 600 && heuristic.basis == .heuristic)
+        let users = FreshnessPolicy.lifetimeOfStoredFailure(entry([date, ("Cache-Control", "max-age=7200")]), under: FreshnessPolicy(maximumAge: .seconds(60)))
+        #expect(users.seconds == 60 && users.basis == .userMaximumAge)
+    }
+}
