@@ -27,7 +27,9 @@ extension FreshnessPolicy {
     /// current age (RFC 9111 §4.2.3, its `Age` and `Date` included), as any copy is judged.
     public static func storedFailureAnswers(_ entry: CacheEntry, under policy: FreshnessPolicy, requestHeaders: HeaderFields,
                                             at now: Date) -> Bool {
-        guard FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh else { return false }
+        // A 304 stored by an earlier reader is no answer (``mayStoreFailure(_:)``).
+        guard entry.status != 304,
+              FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh else { return false }
         return currentAge(of: entry, at: now) < lifetimeOfStoredFailure(entry, under: policy).seconds
     }
 
@@ -45,11 +47,14 @@ extension FreshnessPolicy {
     /// the endpoint needs a body), may be stored to answer later loads while it is fresh
     /// (RFC 9111 §3): without `no-store`, with a heuristically cacheable status (404, 405, 410,
     /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
-    /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit). Such an entry is never history: it answers only while fresh
+    /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit), nor a `304` (which only
+    /// confirms a copy: RFC 9111 §4.3.4). Such an entry is never history: it answers only while fresh
     /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
     public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
         let control = CacheControl(response.headers)
-        guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (100...599).contains(response.status) else { return false }
+        // A 304 is no answer of its own: it confirms a copy (§4.3.4), and without one it says nothing.
+        guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (200...599).contains(response.status),
+              response.status != 304 else { return false }
         return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
             || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
     }

@@ -72,4 +72,20 @@ import TestSupport
         let users = FreshnessPolicy.lifetimeOfStoredFailure(entry([date, ("Cache-Control", "max-age=7200")]), under: FreshnessPolicy(maximumAge: .seconds(60)))
         #expect(users.seconds == 60 && users.basis == .userMaximumAge)
     }
+
+    // MARK: - A 304 is no answer of its own (RFC 9111 §4.3.4)
+
+    @Test func aNotModifiedWithFreshnessIsNeverStored() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 304, headers: { _ in [("Cache-Control", "max-age=3600")] }, body: []))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                let first = try await filmsFailure(client)
+                harness.clock.advance(60)
+                let second = try await filmsFailure(client)
+                #expect(first.error.code.description == "H304" && second.error.code.description == "H304")
+                #expect(harness.server.requests.count == 2, "with no copy to confirm, a 304 says nothing to keep")
+            }
+        }
+        #expect(!FreshnessPolicy.mayStoreFailure(HTTPResponse(status: 304, headers: ["Cache-Control": "max-age=3600"], body: Data())))
+    }
 }
