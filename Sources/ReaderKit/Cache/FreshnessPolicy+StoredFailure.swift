@@ -48,13 +48,17 @@ extension FreshnessPolicy {
     /// (RFC 9111 §3): without `no-store`, with a heuristically cacheable status (404, 405, 410,
     /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
     /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit), nor a `304` (which only
-    /// confirms a copy: RFC 9111 §4.3.4). Such an entry is never history: it answers only while fresh
+    /// confirms a copy: RFC 9111 §4.3.4), nor a 2xx other than `204` (an API's error in a `200`,
+    /// which stored would read as a copy of the resource). Such an entry is never history: it answers only while fresh
     /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
     public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
         let control = CacheControl(response.headers)
         // A 304 is no answer of its own: it confirms a copy (§4.3.4), and without one it says nothing.
         guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (200...599).contains(response.status),
               response.status != 304 else { return false }
+        // A success status that fails (the API's error envelope in a 200) would be stored as the
+        // copy of a resource, and read back as a damaged one: only a 204 reads back as its failure.
+        guard !(200...299).contains(response.status) || response.status == 204 else { return false }
         return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
             || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
     }

@@ -88,4 +88,47 @@ import TestSupport
         }
         #expect(!FreshnessPolicy.mayStoreFailure(HTTPResponse(status: 304, headers: ["Cache-Control": "max-age=3600"], body: Data())))
     }
+
+    // MARK: - A 200 that fails is never stored
+
+    /// A 200 whose body is the API's error is a failure, classified once (A200): stored, it would
+    /// be the copy of a resource and read back as a damaged one (C1006); it is not stored.
+    @Test func aSuccessCarryingTheAPIsErrorIsNeverStored() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 200, headers: { _ in [Self.json, ("Cache-Control", "max-age=600")] }, body: Self.notFound))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                let first = try await filmsFailure(client)
+                harness.clock.advance(60)
+                let second = try await filmsFailure(client)
+                #expect(first.error.code.description == "A200" && second.error.code.description == "A200")
+                #expect(harness.server.requests.count == 2)
+                let notices = await client.notices.drain()
+                #expect(!notices.contains { $0.notice.code.description == "C1006" }, "nothing stored to be read back as damaged: \(notices)")
+                let offline = try await filmsFailure(client, options: LoadOptions(cacheMode: .offline))
+                #expect(offline.error.code.description == "C1001")
+            }
+        }
+        #expect(!FreshnessPolicy.mayStoreFailure(HTTPResponse(status: 200, headers: ["Cache-Control": "max-age=600"], body: Data(Self.notFound))))
+        #expect(FreshnessPolicy.mayStoreFailure(HTTPResponse(status: 204, headers: ["Cache-Control": "max-age=600"], body: Data())))
+    }
+
+    /// A 200 with the API's error over a copy read before: the copy is not replaced by it. (A body
+    /// that is not the API's "not found" says nothing of the resource: the copy stays.)
+    @Test func aSuccessCarryingTheAPIsErrorNeverReplacesACopy() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 200, headers: { now in
+            [Self.json, ("Date", StoredErrorAnswerTests.httpDate(now)), ("Cache-Control", "max-age=60")]
+        }, body: StoredErrorAnswerTests.films))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                harness.clock.advance(120)
+                answer.withLockedValue { $0 = Answer(status: 200, headers: { _ in [Self.json, ("Cache-Control", "max-age=600")] },
+                                                     body: Array(#"{"error": true, "reason": "maintenance"}"#.utf8)) }
+                let failed = try await filmsFailure(client)
+                #expect(failed.error.code.description == "A200")
+                let offline = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
+                #expect(offline.value.results.count == 6 && offline.metadata.servedAs == .history)
+            }
+        }
+    }
 }
