@@ -16,6 +16,12 @@ extension FreshnessPolicy {
     /// to its `500` for a year.
     public static let storedFailureLongestLife: Duration = .seconds(3_600)
 
+    /// The largest error body stored: an error answer is kept only to be read again as the same
+    /// failure, and reader reads no more of an error body than this
+    /// (``APIErrorBody/maximumBodySize``, 64 KiB). A larger one (a web server's error page) is
+    /// not stored, so that it never evicts data.
+    public static let storedFailureLargestBody = APIErrorBody.maximumBodySize
+
     /// Whether the stored error answer `entry` answers a load now (``mayStoreFailure(_:)``): by the
     /// server's own word only (its `max-age`, `Expires`, `no-cache`, else
     /// ``storedFailureLifetime``), never beyond ``storedFailureLongestLife``; the user's
@@ -49,7 +55,8 @@ extension FreshnessPolicy {
     /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
     /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit), nor a `304` (which only
     /// confirms a copy: RFC 9111 §4.3.4), nor a 2xx other than `204` (an API's error in a `200`,
-    /// which stored would read as a copy of the resource). Such an entry is never history: it answers only while fresh
+    /// which stored would read as a copy of the resource), nor one whose body is larger than
+    /// ``storedFailureLargestBody``. Such an entry is never history: it answers only while fresh
     /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
     public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
         let control = CacheControl(response.headers)
@@ -59,6 +66,7 @@ extension FreshnessPolicy {
         // A success status that fails (the API's error envelope in a 200) would be stored as the
         // copy of a resource, and read back as a damaged one: only a 204 reads back as its failure.
         guard !(200...299).contains(response.status) || response.status == 204 else { return false }
+        guard response.body.count <= storedFailureLargestBody else { return false }
         return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
             || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
     }

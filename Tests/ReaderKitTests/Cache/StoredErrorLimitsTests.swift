@@ -131,4 +131,27 @@ import TestSupport
             }
         }
     }
+
+    // MARK: - A large error body is not kept
+
+    /// An error body is kept only to be read again as the same failure, and reader reads 64 KiB of
+    /// one at most: a larger one (a web server's page) is not stored, and never evicts data.
+    @Test func anErrorBodyLargerThanReaderReadsIsNotStored() async throws {
+        let limit = FreshnessPolicy.storedFailureLargestBody
+        #expect(limit == 64 * 1024)
+        let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [("Content-Type", "text/plain"), ("Cache-Control", "max-age=600")] },
+                                              body: Array(repeating: UInt8(ascii: "x"), count: limit + 1)))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                _ = try await filmsFailure(client)
+                _ = try await filmsFailure(client)
+                #expect(harness.server.requests.count == 2, "not stored")
+                #expect(try await harness.statistics().total.entries == 0)
+                answer.withLockedValue { $0.body = Array(repeating: UInt8(ascii: "x"), count: limit) }
+                _ = try await filmsFailure(client)
+                _ = try await filmsFailure(client)
+                #expect(harness.server.requests.count == 3, "64 KiB is stored, and answers")
+            }
+        }
+    }
 }
