@@ -41,10 +41,10 @@ struct PolicyLoop: Sendable {
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
         let judged = Vary.judgedHeaders(request.headers, service: service, url: url)
-        // A stored error answer answers while fresh, as the failure it was; stale, or offline
-        // (which shows copies only), it is nothing, never history: the load asks the network,
-        // or offline has nothing cached.
-        if let failure = stored.failure, options.cacheMode == .normal,
+        // A stored error answer answers while fresh, as the failure it was; stale, offline
+        // (which shows copies only), or to a sync (which asks again what it could not fill), it
+        // is nothing, never history: the load asks the network, or offline has nothing cached.
+        if let failure = stored.failure, options.cacheMode == .normal, !options.refreshesStoredFailures,
            FreshnessPolicy.storedFailureAnswers(failure, under: freshness, requestHeaders: judged, at: now()),
            let answer = await storedAnswer(failure, as: Value.self, service: service, request: request, key: key, options: options) {
             throw answer

@@ -154,4 +154,25 @@ import TestSupport
             }
         }
     }
+
+    // MARK: - A sync fills its gaps
+
+    /// A sync is asked to fill the gaps: a stored error answer, fresh or not, is asked again (as
+    /// `--refresh` would, for error answers only), while fresh data is not.
+    @Test func aSyncAsksAgainForAStoredErrorNotForFreshData() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json] }, body: Self.notFound))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                _ = try await filmsFailure(client)
+                _ = try await filmsFailure(client)
+                #expect(harness.server.requests.count == 1, "a load is answered by the stored 404")
+                answer.withLockedValue { $0 = Answer(status: 200, headers: { _ in [Self.json] }, body: StoredErrorAnswerTests.films) }
+                let filled = await client.sync([try SWAPI.list(Film.self)], phase: "films")
+                #expect(filled.fetched == 1 && filled.failed == 0 && filled.isComplete)
+                #expect(harness.server.requests.count == 2)
+                let again = await client.sync([try SWAPI.list(Film.self)], phase: "films")
+                #expect(again.alreadyFresh == 1 && harness.server.requests.count == 2, "fresh data is not asked again")
+            }
+        }
+    }
 }
