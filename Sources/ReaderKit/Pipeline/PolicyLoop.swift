@@ -259,7 +259,7 @@ struct PolicyLoop: Sendable {
             stored = error
         }
         let error = stored.answered(by: service).redacting(await credentials.secrets.union(request.secrets))
-        await cache.recordUse(.hit, service: entry.service, key: key)
+        // No hit: the cache brought nothing to read (``CacheStatistics/ServiceStatistics/hits``).
         let context = ErrorContext(mode: options.mode, cachedCopy: .none)
         var decision = handler.decide(error, in: context)
         while case .reset(_, let then) = decision { decision = then }

@@ -175,4 +175,27 @@ import TestSupport
             }
         }
     }
+
+    // MARK: - Listed and counted as what it is
+
+    /// The listing judges a stored error answer as a load does: fresh for its ten minutes (not the
+    /// service's day), then stale, never history-only; its replay is no hit.
+    @Test func aStoredErrorIsListedAndCountedAsWhatItIs() async throws {
+        let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json] }, body: Self.notFound))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                _ = try await filmsFailure(client)
+                _ = try await filmsFailure(client)
+                #expect(harness.server.requests.count == 1)
+                let fresh = try #require(try await client.cacheListing().first)
+                #expect(fresh.isStoredError && fresh.state == .fresh && fresh.status == 404)
+                #expect(fresh.httpCache.freshnessLifetimeSeconds == 600 && fresh.httpCache.lifetimeFrom == .heuristic)
+                harness.clock.advance(601)
+                let stale = try #require(try await client.cacheListing().first)
+                #expect(stale.state == .stale, "the next load asks; never history-only")
+                let swapi = try await harness.statistics().services["swapi"]
+                #expect(swapi?.hits == 0, "a replayed error is no hit")
+            }
+        }
+    }
 }
