@@ -298,10 +298,11 @@ struct PolicyLoop: Sendable {
                 await cache.keep(CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt), ofKey: key, at: now())
             }
         } catch {
-            // An answer that the resource is gone: the copy must not outlive it, here as in a
-            // load's own failure. A refusal (401, 403) is left to the next load, which can renew
-            // a credential first.
-            if error.answered(by: service).failureClass == .notFound {
+            // The service's answer that the resource is gone: the copy must not outlive it, here
+            // as in a load's own failure. A web server's 404 page (no error body of the service's)
+            // is not that answer: the copy stays. A refusal (401, 403) is left to the next load,
+            // which can renew a credential first.
+            if case .status(let failure) = error.answered(by: service), RequestPipeline.saysGone(failure) {
                 await cache.deleteEntry(forKey: key)
             }
             logger.debug("revalidation behind a stale answer failed", metadata: ["request.url": "\(url)", "error.code": "\(error.code)"])

@@ -198,4 +198,37 @@ import TestSupport
             }
         }
     }
+
+    // MARK: - A web server's 404 is not the service's
+
+    /// A revalidation behind a `stale-while-revalidate` answer that meets a 404: the service's own
+    /// (its error body) says the resource is gone, and the copy goes; a web server's 404 page (no
+    /// error body of the service's: a wrong address, a broken proxy) does not, and the copy stays.
+    @Test(arguments: [true, false])
+    func onlyTheServicesOwnNotFoundDeletesACopyBehindAStaleAnswer(_ servicesOwn: Bool) async throws {
+        let answer = NIOLockedValueBox(Answer(status: 200, headers: { _ in [Self.json, ("Cache-Control", "max-age=10, stale-while-revalidate=600")] },
+                                              body: StoredErrorAnswerTests.films))
+        try await withShutdown(of: StoredErrorAnswerTests.harness(answer)) { harness in
+            try await withShutdown(of: client(harness)) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                harness.clock.advance(60)
+                answer.withLockedValue {
+                    $0 = servicesOwn ? Answer(status: 404, headers: { _ in [Self.json] }, body: Self.notFound)
+                        : Answer(status: 404, headers: { _ in [("Content-Type", "text/html")] },
+                                 body: Array("<html><head><title>404 Not Found</title></head><body>nginx</body></html>".utf8))
+                }
+                let stale = try await client.load(try SWAPI.list(Film.self))
+                #expect(stale.metadata.servedAs == .staleWhileRevalidate)
+                await client.finishRevalidations()
+                #expect(harness.server.requests.count == 2)
+                if servicesOwn {
+                    let offline = try await filmsFailure(client, options: LoadOptions(cacheMode: .offline))
+                    #expect(offline.error.code.description == "C1001", "the service said it is gone")
+                } else {
+                    let offline = try await client.load(try SWAPI.list(Film.self), options: LoadOptions(cacheMode: .offline))
+                    #expect(offline.value.results.count == 6, "a web server's 404 page leaves the copy")
+                }
+            }
+        }
+    }
 }
