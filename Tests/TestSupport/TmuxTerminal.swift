@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// A real terminal for the end-to-end tests of `reader browse` (and of a plug-in's `reader`): a
 /// tmux server of the test's own (its socket in the test's folder), one window of a given size,

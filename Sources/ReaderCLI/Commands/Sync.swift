@@ -12,7 +12,8 @@ extension Reader {
                 abstract: "Fill the cache for offline reading: \(syncs.map(\.summary).joined(separator: ", and ")).",
                 discussion: syncs.map(\.explanation).joined(separator: " ") + "\n\n" + """
                     Progress names the service and the phase, each phase with its own total. Fresh \
-                    copies are not fetched again, stale ones are revalidated. Failures of single \
+                    copies are not fetched again, stale ones are revalidated, and a stored error answer \
+                    (a 404 kept for minutes) is asked again. Failures of single \
                     requests are summed up at the end by code, with a few of the requests each and \
                     what to do, and with what they left missing: a collection whose first page failed \
                     is not read at all. A sync that could not store what it fetched (a write failed, or \

@@ -11,6 +11,9 @@ public struct CacheStatistics: Sendable, Equatable, Encodable {
         public var oldest: Date?
         public var newest: Date?
         /// Loads the cache answered without the network (fresh, offline, or stale on a failure).
+        /// A stored error answer that answers a load again
+        /// (``FreshnessPolicy/isStoredFailure(_:)``) is no hit: it brought nothing to read, and
+        /// is not counted.
         public var hits = 0
         /// Loads that needed a body from the network.
         public var misses = 0
@@ -90,7 +93,8 @@ public struct CacheStatistics: Sendable, Equatable, Encodable {
 
 /// How a load used the cache, as counted by ``ResponseCache/recordUse(_:service:key:at:)``.
 public enum CacheUse: Sendable, Equatable {
-    /// Answered from the cache without the network.
+    /// Answered from the cache without the network, with data (a stored error answer that
+    /// answers again is not counted at all).
     case hit
     /// A body came from the network.
     case miss

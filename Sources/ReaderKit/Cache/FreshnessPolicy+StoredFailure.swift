@@ -16,28 +16,57 @@ extension FreshnessPolicy {
     /// to its `500` for a year.
     public static let storedFailureLongestLife: Duration = .seconds(3_600)
 
+    /// The largest error body stored: an error answer is kept only to be read again as the same
+    /// failure, and reader reads no more of an error body than this
+    /// (``APIErrorBody/maximumBodySize``, 64 KiB). A larger one (a web server's error page) is
+    /// not stored, so that it never evicts data.
+    public static let storedFailureLargestBody = APIErrorBody.maximumBodySize
+
     /// Whether the stored error answer `entry` answers a load now (``mayStoreFailure(_:)``): by the
     /// server's own word only (its `max-age`, `Expires`, `no-cache`, else
     /// ``storedFailureLifetime``), never beyond ``storedFailureLongestLife``; the user's
     /// ``maximumAge``, meant for data, can only shorten it (`--max-age 0` asks again), and the
     /// service's floor (``Rule/minimumLifetime``) does not apply.
+    ///
+    /// One rule whatever gave the lifetime: the server's lifetime (from `max-age`, or `Expires`
+    /// minus `Date`), the hour and the user's maximum, the least of them, against the answer's
+    /// current age (RFC 9111 §4.2.3, its `Age` and `Date` included), as any copy is judged.
     public static func storedFailureAnswers(_ entry: CacheEntry, under policy: FreshnessPolicy, requestHeaders: HeaderFields,
                                             at now: Date) -> Bool {
-        let age = Double(entry.ageSeconds(at: now))
-        guard age < storedFailureLongestLife.inSeconds else { return false }
-        if let maximumAge = policy.maximumAge, age >= maximumAge.inSeconds { return false }
-        return FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh
+        // A 304 stored by an earlier reader is no answer (``mayStoreFailure(_:)``).
+        guard entry.status != 304,
+              FreshnessPolicy().reuse(of: entry, rule: storedFailureLifetime, requestHeaders: requestHeaders, at: now) == .fresh else { return false }
+        return currentAge(of: entry, at: now) < lifetimeOfStoredFailure(entry, under: policy).seconds
+    }
+
+    /// How long the stored error answer `entry` answers, in seconds, and what gave it
+    /// (``storedFailureAnswers(_:under:requestHeaders:at:)``): the least of the server's
+    /// lifetime, ``storedFailureLongestLife`` and `policy`'s ``maximumAge``.
+    public static func lifetimeOfStoredFailure(_ entry: CacheEntry, under policy: FreshnessPolicy) -> (seconds: Double, basis: LifetimeBasis) {
+        let server = FreshnessPolicy().freshnessLifetime(of: entry, rule: storedFailureLifetime)
+        var lifetime = (seconds: min(server.seconds, storedFailureLongestLife.inSeconds), basis: server.basis)
+        if let maximumAge = policy.maximumAge, maximumAge.inSeconds < lifetime.seconds { lifetime = (maximumAge.inSeconds, .userMaximumAge) }
+        return lifetime
     }
 
     /// Whether `response`, an answer reader reads as a failure (an error status, or a `204` where
     /// the endpoint needs a body), may be stored to answer later loads while it is fresh
     /// (RFC 9111 §3): without `no-store`, with a heuristically cacheable status (404, 405, 410,
     /// 414, 501, 204…) or explicit freshness (`max-age`, `Expires`, `public`), and not one of
-    /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit). Such an entry is never history: it answers only while fresh
+    /// 401, 403, 407 or 429 (a refusal of credentials or the rate limit), nor a `304` (which only
+    /// confirms a copy: RFC 9111 §4.3.4), nor a 2xx other than `204` (an API's error in a `200`,
+    /// which stored would read as a copy of the resource), nor one whose body is larger than
+    /// ``storedFailureLargestBody``. Such an entry is never history: it answers only while fresh
     /// (``isStoredFailure(_:)``), and a failure of the network never shows it.
     public static func mayStoreFailure(_ response: HTTPResponse) -> Bool {
         let control = CacheControl(response.headers)
-        guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (100...599).contains(response.status) else { return false }
+        // A 304 is no answer of its own: it confirms a copy (§4.3.4), and without one it says nothing.
+        guard !control.noStore, !neverReusedFailureStatuses.contains(response.status), (200...599).contains(response.status),
+              response.status != 304 else { return false }
+        // A success status that fails (the API's error envelope in a 200) would be stored as the
+        // copy of a resource, and read back as a damaged one: only a 204 reads back as its failure.
+        guard !(200...299).contains(response.status) || response.status == 204 else { return false }
+        guard response.body.count <= storedFailureLargestBody else { return false }
         return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
             || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
     }

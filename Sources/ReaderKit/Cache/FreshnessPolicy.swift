@@ -8,8 +8,9 @@ import Foundation
 /// 1. ``maximumAge`` (`--max-age`), given by the user: a departure they choose, replacing what
 ///    the server said.
 /// 2. The response's `max-age` (every `Cache-Control` line read as one list; the first `max-age`
-///    counts). An invalid one (negative, quoted, not a number) makes the response stale. A valid
-///    one is never less than the service's ``Rule/minimumLifetime``: a documented departure.
+///    counts; `max-age="60"` is read as `max-age=60`). An invalid one (negative, not a number)
+///    makes the response stale. A valid one is never less than the service's
+///    ``Rule/minimumLifetime``: a documented departure.
 /// 3. `Expires` minus `Date` (the time the response arrived when `Date` is missing or invalid); an
 ///    invalid `Expires` (`0`, not a date) means already expired (§5.3).
 /// 4. Heuristics (§4.2.2), only when neither is present and only for a heuristically cacheable
@@ -147,10 +148,14 @@ public struct FreshnessPolicy: Sendable, Equatable {
     /// The `Age` header's delta-seconds (RFC 9111 §5.1); nil when absent or invalid (a sign, a
     /// fraction), which a cache ignores. A value past 2^31 is 2^31 (§1.2.2). Of a list (`7200, 0`,
     /// or two lines, stored joined), the first member counts and the rest are discarded, as §5.1
-    /// says: an `Age` cannot be made younger by a second value.
+    /// says: an `Age` cannot be made younger by a second value. An empty element (an empty first
+    /// line, `, 7200`) is no member (RFC 9110 §5.6.1): it neither counts as 0 nor hides the value
+    /// after it.
     static func ageValue(_ header: String?) -> Int64? {
-        guard let header, let first = header.split(separator: ",", omittingEmptySubsequences: false).first else { return nil }
-        return CacheControl.deltaSeconds(first.trimmingCharacters(in: .whitespaces))
+        let members = (header ?? "").split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = members.first else { return nil }
+        return CacheControl.deltaSeconds(first)
     }
 
     /// Whether `entry` is fresh at `now` (its current age is less than its lifetime), under its
@@ -218,7 +223,8 @@ public struct FreshnessPolicy: Sendable, Equatable {
 /// (RFC 9111 §5.2). Commas inside a quoted string do not split it; of a directive given twice,
 /// the first counts (§4.2.1).
 struct CacheControl: Equatable {
-    /// A delta-seconds argument: valid, or present and invalid (negative, quoted, not a number).
+    /// A delta-seconds argument: valid (a token, or a quoted string of one), or present and
+    /// invalid (negative, single-quoted, not a number).
     enum Seconds: Equatable {
         case valid(Int64)
         case invalid
@@ -258,9 +264,9 @@ struct CacheControl: Equatable {
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
             case "public": isPublic = true
             case "private": isPrivate = true
-            case "max-age": maxAge = argument.flatMap(Self.deltaSeconds).map(Seconds.valid) ?? .invalid
-            case "stale-while-revalidate": staleWhileRevalidate = argument.flatMap(Self.deltaSeconds)
-            case "stale-if-error": staleIfError = argument.flatMap(Self.deltaSeconds)
+            case "max-age": maxAge = argument.flatMap(Self.deltaSecondsArgument).map(Seconds.valid) ?? .invalid
+            case "stale-while-revalidate": staleWhileRevalidate = argument.flatMap(Self.deltaSecondsArgument)
+            case "stale-if-error": staleIfError = argument.flatMap(Self.deltaSecondsArgument)
             default: break
             }
         }
@@ -285,6 +291,23 @@ struct CacheControl: Equatable {
         }
         directives.append(current)
         return directives.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A directive's delta-seconds argument, in the token form (`max-age=5`) or the quoted-string
+    /// form (`max-age="5"`): a sender must not quote it, but a recipient ought to accept both
+    /// (RFC 9111 §5.2). Inside the quotes, a backslash quotes the next character (RFC 9110 §5.6.4).
+    static func deltaSecondsArgument(_ text: String) -> Int64? {
+        guard text.count >= 2, text.first == "\"", text.last == "\"" else { return deltaSeconds(text) }
+        var unquoted = ""
+        var escaped = false
+        for character in text.dropFirst().dropLast() {
+            if escaped { escaped = false; unquoted.append(character); continue }
+            if character == "\\" { escaped = true; continue }
+            // An unescaped quote inside ends the string early: no quoted-string.
+            if character == "\"" { return nil }
+            unquoted.append(character)
+        }
+        return escaped ? nil : deltaSeconds(unquoted)
     }
 
     /// delta-seconds (RFC 9111 §1.2.2): ASCII digits only, a value past 2^31 taken as 2^31.

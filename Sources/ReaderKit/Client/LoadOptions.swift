@@ -24,6 +24,11 @@ public struct LoadOptions: Sendable, Equatable {
     /// sent (``RateLimitFailure/keptInReserve``); the requests to the same origin still in flight
     /// count as spent, since the last announcement does not count them yet. 0, the default, spends all.
     public var rateLimitReserve: Double
+    /// Whether a stored error answer (``FreshnessPolicy/mayStoreFailure(_:)``) is asked of the
+    /// network again even while fresh: ``CacheMode/refresh`` for error answers only, while fresh
+    /// copies of data still answer without it. A sync sets it: it is asked to fill the gaps, and a
+    /// stored error is a gap that only the server can fill.
+    public var refreshesStoredFailures = false
 
     public init(cacheMode: CacheMode = .normal, mode: ErrorContext.Mode = .interactive, deadline: ContinuousClock.Instant? = nil,
                 waitForConnectivity: Bool = false, rateLimitReserve: Double = 0) {

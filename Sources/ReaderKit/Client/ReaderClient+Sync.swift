@@ -287,6 +287,7 @@ extension ReaderClient {
         let mark = await storageMark()
         var background = options
         background.mode = .background
+        background.refreshesStoredFailures = true
         var outcomes = [SyncReport.Outcome?](repeating: nil, count: endpoints.count)
         await loadConcurrently(endpoints, options: background, progress: Self.phased(progress, phase),
                                counting: LoadProgress(completed: 0, total: endpoints.count)) { index, outcome in

@@ -41,10 +41,10 @@ struct PolicyLoop: Sendable {
         // Two paths, two judges: the HTTP cache (RFC 9111) decides what answers without the
         // network; the history (§6) decides what may still be shown offline or on a failure.
         let judged = Vary.judgedHeaders(request.headers, service: service, url: url)
-        // A stored error answer answers while fresh, as the failure it was; stale, or offline
-        // (which shows copies only), it is nothing, never history: the load asks the network,
-        // or offline has nothing cached.
-        if let failure = stored.failure, options.cacheMode == .normal,
+        // A stored error answer answers while fresh, as the failure it was; stale, offline
+        // (which shows copies only), or to a sync (which asks again what it could not fill), it
+        // is nothing, never history: the load asks the network, or offline has nothing cached.
+        if let failure = stored.failure, options.cacheMode == .normal, !options.refreshesStoredFailures,
            FreshnessPolicy.storedFailureAnswers(failure, under: freshness, requestHeaders: judged, at: now()),
            let answer = await storedAnswer(failure, as: Value.self, service: service, request: request, key: key, options: options) {
             throw answer
@@ -259,7 +259,7 @@ struct PolicyLoop: Sendable {
             stored = error
         }
         let error = stored.answered(by: service).redacting(await credentials.secrets.union(request.secrets))
-        await cache.recordUse(.hit, service: entry.service, key: key)
+        // No hit: the cache brought nothing to read (``CacheStatistics/ServiceStatistics/hits``).
         let context = ErrorContext(mode: options.mode, cachedCopy: .none)
         var decision = handler.decide(error, in: context)
         while case .reset(_, let then) = decision { decision = then }
@@ -298,10 +298,11 @@ struct PolicyLoop: Sendable {
                 await cache.keep(CacheEntry.Confirmation(headers: response.headers, requestedAt: requestedAt), ofKey: key, at: now())
             }
         } catch {
-            // An answer that the resource is gone: the copy must not outlive it, here as in a
-            // load's own failure. A refusal (401, 403) is left to the next load, which can renew
-            // a credential first.
-            if error.answered(by: service).failureClass == .notFound {
+            // The service's answer that the resource is gone: the copy must not outlive it, here
+            // as in a load's own failure. A web server's 404 page (no error body of the service's)
+            // is not that answer: the copy stays. A refusal (401, 403) is left to the next load,
+            // which can renew a credential first.
+            if case .status(let failure) = error.answered(by: service), RequestPipeline.saysGone(failure) {
                 await cache.deleteEntry(forKey: key)
             }
             logger.debug("revalidation behind a stale answer failed", metadata: ["request.url": "\(url)", "error.code": "\(error.code)"])

@@ -66,7 +66,7 @@ struct RequestPipeline: Sendable {
             // freshness) is stored, to answer while fresh. It never replaces a copy that the
             // failure leaves in place (a 503 over yesterday's page): that copy is the history.
             guard case .status(let failure) = error, !failure.isBlockPage, FreshnessPolicy.mayStoreFailure(response),
-                  !keepsHistory || failure.failureClass == .notFound else { throw error }
+                  !keepsHistory || Self.saysGone(failure) else { throw error }
             let entry = Self.entry(for: response, key: key, service: endpoint.service, url: url,
                                    requestHeaders: Vary.judgedHeaders(request.headers, service: service, url: url),
                                    requestedAt: requestedAt, fetchedAt: now())
@@ -105,6 +105,14 @@ struct RequestPipeline: Sendable {
         translated.headers.remove("Content-Type")
         translated.headers.add("Content-Type", "application/json")
         return translated
+    }
+
+    /// Whether `failure` is the service's own word that the resource is gone: its not-found with
+    /// its error body (A404, or its "not found" in another status), or a 410. A 404 without the
+    /// service's error body (a web server's page) is more likely a wrong address or a broken
+    /// proxy than the resource gone: it never replaces a readable copy.
+    static func saysGone(_ failure: StatusFailure) -> Bool {
+        failure.failureClass == .notFound && !(failure.status == 404 && failure.apiError == nil)
     }
 
     /// Whether `value` can be sent as a field value: visible ASCII, spaces and tabs, at most 8 KB.

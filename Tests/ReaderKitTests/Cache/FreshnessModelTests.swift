@@ -104,12 +104,25 @@ import Testing
 
     // MARK: - Cache-Control parsing (§5.2)
 
-    @Test(arguments: ["max-age=-1", "max-age=\"3600\"", "max-age=abc", "max-age=3600a", "max-age=3600.0", "max-age=", "max-age",
-                      "max-age='3600'", "max-age =3600", "max-age= 3600", "extension=\"max-age=100\", max-age=\"1\""])
+    @Test(arguments: ["max-age=-1", "max-age=abc", "max-age=3600a", "max-age=3600.0", "max-age=", "max-age", "max-age='3600'",
+                      "max-age =3600", "max-age= 3600", "max-age=\"-1\"", "max-age=\"\"", "max-age=\"36\"00\"", "max-age=\"3600",
+                      "max-age=\"3600\\\""])
     func anInvalidMaxAgeIsStaleNotAbsent(_ control: String) {
         let entry = stored([("Cache-Control", control)])
         #expect(lifetime(entry) == (0, .maxAge), "the day's heuristic must not apply")
         #expect(reuse(entry, after: 0) == .validate)
+    }
+
+    /// RFC 9111 §5.2: a sender must not quote a delta-seconds argument, but a recipient ought to
+    /// accept both forms (the suite's `freshness-max-age-quoted`).
+    @Test func aQuotedMaxAgeIsItsNumber() {
+        #expect(lifetime(stored([("Cache-Control", "max-age=\"3600\"")])) == (3600, .maxAge))
+        #expect(lifetime(stored([("Cache-Control", "max-age=\"36\\00\"")])) == (3600, .maxAge), "a quoted-pair is its character")
+        #expect(lifetime(stored([("Cache-Control", "extension=\"max-age=100\", max-age=\"1\"")])) == (1, .maxAge))
+        #expect(reuse(stored([("Cache-Control", "max-age=\"3600\"")]), after: 60) == .fresh)
+        let windows = stored([("Cache-Control", "max-age=10, stale-while-revalidate=\"60\", stale-if-error=\"600\"")])
+        #expect(reuse(windows, after: 30) == .staleWhileRevalidate)
+        #expect(FreshnessPolicy.default.mayServeStaleOnError(windows, rule: Self.swapiRule, at: Self.arrived.addingTimeInterval(300)))
     }
 
     @Test func directivesOnSeveralLinesAreOneList() {

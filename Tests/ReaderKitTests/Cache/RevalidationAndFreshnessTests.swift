@@ -229,8 +229,10 @@ struct ClientHarness: ShutsDown {
 
     @Test func cacheControlDirectivesParse() {
         #expect(CacheControl("max-age=0, must-revalidate") == CacheControl(nil).with { $0.maxAge = .valid(0); $0.mustRevalidate = true })
-        // A quoted max-age is invalid (RFC 9111 §5.2.2.1: the token form only), and an invalid one is stale, not absent.
-        #expect(CacheControl("No-Cache, max-age=\"30\"") == CacheControl(nil).with { $0.noCache = true; $0.maxAge = .invalid })
+        // A sender must not quote max-age, but a recipient ought to accept both forms (RFC 9111 §5.2);
+        // a single-quoted one is invalid, and an invalid one is stale, not absent.
+        #expect(CacheControl("No-Cache, max-age=\"30\"") == CacheControl(nil).with { $0.noCache = true; $0.maxAge = .valid(30) })
+        #expect(CacheControl("max-age='30'") == CacheControl(nil).with { $0.maxAge = .invalid })
         #expect(CacheControl("max-age=soon, no-store") == CacheControl(nil).with { $0.noStore = true; $0.maxAge = .invalid })
     }
 }

@@ -73,6 +73,27 @@ import TestSupport
         #expect(FreshnessPolicy.ageValue("-1, 0") == nil, "an invalid first value is ignored, not replaced by the next")
     }
 
+    /// RFC 9110 §5.6.1: an empty list element is no member. An empty first `Age` line (stored
+    /// joined as `, 7200`) neither reads as 0 nor hides the value after it; an `Age` with no
+    /// member at all is absent.
+    @Test func anEmptyAgeElementIsNoMember() async throws {
+        #expect(FreshnessPolicy.ageValue(", 7200") == 7200)
+        #expect(FreshnessPolicy.ageValue(" ,  , 7200, 0") == 7200)
+        #expect(FreshnessPolicy.ageValue("") == nil && FreshnessPolicy.ageValue(" , ") == nil)
+        let answer = NIOLockedValueBox(Answer(status: 200, headers: { now in
+            [Self.json, ("Date", Self.httpDate(now)), ("Cache-Control", "max-age=3600"), ("Age", ""), ("Age", "7200")]
+        }, body: Self.films))
+        try await withShutdown(of: Self.harness(answer)) { harness in
+            try await withShutdown(of: harness.client()) { client in
+                _ = try await client.load(try SWAPI.list(Film.self))
+                harness.clock.advance(1)
+                let second = try await client.load(try SWAPI.list(Film.self))
+                #expect(second.metadata.source == .network, "7200 s old on arrival: stale")
+                #expect(harness.server.requests.count == 2)
+            }
+        }
+    }
+
     // MARK: - 204 where a body is needed
 
     @Test func aNoContentWhereABodyIsNeededIsThatStatus() async throws {

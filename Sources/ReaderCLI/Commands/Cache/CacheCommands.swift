@@ -131,11 +131,16 @@ extension Reader {
                     // Text from the file (a URL, a service's name): the table sanitises every cell.
                     [entry.url, entry.service.rawValue,
                      RelativeAge.describe(seconds: entry.httpCache.currentAgeSeconds),
-                     RelativeAge.describe(seconds: entry.httpCache.freshnessLifetimeSeconds), entry.state.rawValue,
+                     RelativeAge.describe(seconds: entry.httpCache.freshnessLifetimeSeconds),
+                     // A stored error answer says its status beside its state: `fresh 404`.
+                     entry.isStoredError ? "\(entry.state.rawValue) \(entry.status)" : entry.state.rawValue,
                      validators(entry.httpCache.headers), ByteCount.describe(entry.bytes)]
                 })
                 let count = "\(listing.count) \(listing.count == 1 ? "entry" : "entries")"
-                let note = "\(count); fresh ones answer without the network, stale ones after the server is asked, history-only ones only offline or when the network fails"
+                var note = "\(count); fresh ones answer without the network, stale ones after the server is asked, history-only ones only offline or when the network fails"
+                if listing.contains(where: \.isStoredError) {
+                    note += "; a status after the state (fresh 404) is a stored error answer: while fresh it answers as that error, and it is never shown offline"
+                }
                 return ([table.render(width: width)] + (width.map { TerminalText.wrap(note, toWidth: $0) } ?? [note])).joined(separator: "\n")
             }
         }

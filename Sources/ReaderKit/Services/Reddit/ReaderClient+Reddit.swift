@@ -73,6 +73,7 @@ extension ReaderClient {
         let mark = await storageMark()
         var background = options
         background.mode = .background
+        background.refreshesStoredFailures = true
         var threads: [Endpoint<RedditCommentPage>] = []
         progress?(LoadProgress(completed: 0, total: listings.count, phase: "reddit, listings"))
         for (index, (name, listing)) in zip(names, listings).enumerated() {

@@ -252,6 +252,7 @@ extension ReaderClient {
         let mark = await storageMark()
         var backgroundOptions = options
         backgroundOptions.mode = .background
+        backgroundOptions.refreshesStoredFailures = true
         let background = backgroundOptions
         let collections = SWAPICollection.allCases
 

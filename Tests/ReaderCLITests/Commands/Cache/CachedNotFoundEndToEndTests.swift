@@ -26,4 +26,37 @@ import TestSupport
             #expect(refreshed.status == 66 && server.requests.count == 2, "--refresh asks the server")
         }
     }
+
+    /// `cache list` tells a stored error answer from a copy, in text (its status beside its state,
+    /// within 40 columns) and in `--json` (`stored_error`, its ten minutes); `cache stats` does not
+    /// count its replay as a hit.
+    @Test func cacheListAndStatsTellAStoredErrorFromData() async throws {
+        try await withTestServer { request in
+            request.path == "/api/films/" ? .json(SWAPIResources.page("films")) : .json(Array(#"{"detail":"Not found"}"#.utf8), status: 404)
+        } body: { server in
+            var reader = ReaderProcess(server: server)
+            #expect(try await reader.run("people", "9999").status == 66)
+            #expect(try await reader.run("people", "9999").status == 66, "answered by the stored 404")
+            #expect(try await reader.run("films").status == 0)
+            #expect(server.requests.filter { $0.path.hasSuffix("/people/9999/") }.count == 1)
+
+            let listed = try #require(try await reader.run("cache", "list", "--json").json?["entries"] as? [[String: Any]])
+            let notFound = try #require(listed.first { ($0["url"] as? String)?.hasSuffix("/people/9999/") == true })
+            let films = try #require(listed.first { ($0["url"] as? String)?.hasSuffix("/films/") == true })
+            #expect(notFound["stored_error"] as? Bool == true && notFound["status"] as? Int == 404 && notFound["state"] as? String == "fresh")
+            #expect((notFound["http_cache"] as? [String: Any])?["freshness_lifetime_seconds"] as? Int == 600, "ten minutes, not SWAPI's day")
+            #expect(films["stored_error"] as? Bool == false && films["state"] as? String == "fresh")
+
+            reader.environment["COLUMNS"] = "40"
+            let table = try await reader.run("cache", "list")
+            let lines = table.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.contains { $0.hasSuffix("  fresh 404") }, "the row's state: \(table.stdout)")
+            #expect(lines.allSatisfy { $0.count <= 40 }, "\(table.stdout)")
+            #expect(lines.joined(separator: " ").contains("(fresh 404) is a stored error answer"), "the note says what the status means: \(table.stdout)")
+
+            let stats = try #require(try await reader.run("cache", "stats", "--json").json)
+            let swapi = try #require((stats["apis"] as? [String: Any])?["swapi"] as? [String: Any])
+            #expect(swapi["hits"] as? Int == 0, "the replayed 404 is no hit: \(swapi)")
+        }
+    }
 }
