@@ -25,7 +25,7 @@ package struct CLIWording: Vocabulary {
         Hint.Name.page: "--page", "search": "--search",
         "sort": "--sort", "time": "--time", "limit": "--limit", "after": "--after", "depth": "--depth",
         "explicitPath": "--cache-path", Hint.Name.cachePath: "--cache-path",
-        Hint.Name.offline: "--offline", Hint.Name.maximumStale: "--max-stale", Hint.Name.maximumDelay: "--max-wait",
+        Hint.Name.offline: "--offline", Hint.Name.refresh: "--refresh", Hint.Name.maximumStale: "--max-stale", Hint.Name.maximumDelay: "--max-wait",
         "LoadOptions.waitForConnectivity": "--wait", "LoadOptions.deadline": "--timeout", Hint.Name.timeout: "--timeout",
     ]
 

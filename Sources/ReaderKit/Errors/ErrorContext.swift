@@ -75,11 +75,14 @@ public struct ErrorContext: Sendable, Equatable {
     /// Whether the error is told once for many failed requests, in the summary at the end of a
     /// sync (``SyncReport/FailureGroup``): the hints say whether running the sync again can help.
     public var isSyncSummary: Bool
+    /// How long ago the server gave the answer this error is, when it was stored and is given
+    /// again without a request (``FreshnessPolicy/mayStoreFailure(_:)``); nil for an answer just received.
+    public var storedAnswerAge: Int?
 
     public init(mode: Mode = .interactive, cachedCopy: CachedCopy = .unknown, attempt: Int = 1, remaining: Duration? = nil,
                 longestWait: Duration? = nil, isIdempotent: Bool = true, waitsForConnectivity: Bool = false, usesToken: Bool = false,
                 tokenWasRenewed: Bool = false, credentialRefused: Bool = false, pageRange: PageRange? = nil,
-                isSyncSummary: Bool = false) {
+                isSyncSummary: Bool = false, storedAnswerAge: Int? = nil) {
         self.mode = mode
         self.cachedCopy = cachedCopy
         self.attempt = attempt
@@ -92,5 +95,6 @@ public struct ErrorContext: Sendable, Equatable {
         self.credentialRefused = credentialRefused
         self.pageRange = pageRange
         self.isSyncSummary = isSyncSummary
+        self.storedAnswerAge = storedAnswerAge
     }
 }

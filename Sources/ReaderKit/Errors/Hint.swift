@@ -63,6 +63,9 @@ public enum Hint: Sendable, Hashable {
     /// The client's credentials, for `service` when known: the id of a client without a secret
     /// (an OAuth public client), or the id and secret of one client.
     case checkCredentials(ServiceName?, withoutSecret: Bool)
+    /// The error is the server's answer stored `ageSeconds` ago and given again, without a request,
+    /// while it is fresh (``FreshnessPolicy/mayStoreFailure(_:)``): the refresh cache mode asks again.
+    case storedAnswer(ageSeconds: Int)
     /// What a service says can be done about a failure it explained (``ServiceExplanation``):
     /// its `reason`, whether the request carried the service's credential, and its words.
     case service(ServiceName?, reason: String, withCredential: Bool, text: String)
@@ -71,6 +74,8 @@ public enum Hint: Sendable, Hashable {
     public enum Name {
         /// ``LoadOptions/CacheMode/offline``.
         public static let offline = "LoadOptions.CacheMode.offline"
+        /// ``LoadOptions/CacheMode/refresh``.
+        public static let refresh = "LoadOptions.CacheMode.refresh"
         /// ``FreshnessPolicy/maximumStale``.
         public static let maximumStale = "FreshnessPolicy.maximumStale"
         /// ``ReaderClient/Configuration/timeout``.
@@ -129,6 +134,8 @@ public enum Hint: Sendable, Hashable {
             return withoutSecret
                 ? "check the client id: without a secret, it must be the id of a client registered to use none (an OAuth public client)"
                 : "check the client id and secret: they must be the id and secret of one client"
+        case .storedAnswer(let age):
+            return "the server gave this answer \(RelativeAge.describe(seconds: age)) ago and it is kept for a while; \(name: N.refresh) asks again"
         case .service(_, _, _, let text): return Wording(text)
         }
     }

@@ -14,10 +14,17 @@ extension ReaderError {
     /// | a status the service explained, with its credential | the service's hint for that case |
     /// | a wait the service asked for that was not taken | why: the longest wait, or the time left |
     /// | a sync's summary (``ErrorContext/isSyncSummary``) | whether running the sync again can help |
+    /// | an answer stored and given again (``ErrorContext/storedAnswerAge``) | the above, then its age and how to ask again |
     ///
     /// ``Swift/Array/text`` says them in ReaderKit's words.
     /// - Parameter context: what was known when the request failed; by default nothing.
     public func hints(in context: ErrorContext = ErrorContext()) -> [Hint] {
+        guard let age = context.storedAnswerAge else { return hintsInSituation(context) }
+        return hintsInSituation(context) + [.storedAnswer(ageSeconds: age)]
+    }
+
+    /// The hints that hold in `context`, stored answer or not.
+    private func hintsInSituation(_ context: ErrorContext) -> [Hint] {
         if context.isSyncSummary { return hintsAfterSync }
         if let range = context.pageRange, isPageMissing {
             return [.lastPage(pages: range.pages, items: range.items)]

@@ -243,9 +243,10 @@ struct PolicyLoop: Sendable {
 
     /// The failure a fresh stored error answer is: the error the network's answer was, read again
     /// from what was stored (its status and error body), decided as that error (without a retry,
-    /// a reset or a stale copy: the answer is the server's, and fresh). Like the HTTP cache's
-    /// fresh copies, it says nothing of being stored: the same error, as a browser's or
-    /// requests-cache's cached answer is the same response. Nil when it reads as no failure.
+    /// a reset or a stale copy: the answer is the server's, and fresh). The same error, code and
+    /// exit code, as a browser's or requests-cache's cached answer is the same response; its hints
+    /// say how old it is and how to ask again (``ErrorContext/storedAnswerAge``). Nil when it
+    /// reads as no failure.
     private func storedAnswer<Value: Decodable>(_ entry: CacheEntry, as type: Value.Type, service: any Service, request: ServiceRequest,
                                                 key: String, options: LoadOptions) async -> LoadFailure? {
         var headers = HeaderFields()
@@ -260,7 +261,7 @@ struct PolicyLoop: Sendable {
         }
         let error = stored.answered(by: service).redacting(await credentials.secrets.union(request.secrets))
         // No hit: the cache brought nothing to read (``CacheStatistics/ServiceStatistics/hits``).
-        let context = ErrorContext(mode: options.mode, cachedCopy: .none)
+        let context = ErrorContext(mode: options.mode, cachedCopy: .none, storedAnswerAge: entry.ageSeconds(at: now()))
         var decision = handler.decide(error, in: context)
         while case .reset(_, let then) = decision { decision = then }
         if case .retry = decision { decision = .alert }

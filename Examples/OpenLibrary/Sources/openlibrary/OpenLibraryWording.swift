@@ -8,7 +8,7 @@ struct OpenLibraryWording: Vocabulary {
     /// This command's flag for each parameter or setting ReaderKit or OpenLibraryKit names.
     static let names: [String: String] = [
         "limit": "--limit", "explicitPath": "--cache-path", Hint.Name.cachePath: "--cache-path",
-        Hint.Name.offline: "--offline", Hint.Name.serviceAddress: OpenLibrary.baseURLVariable,
+        Hint.Name.offline: "--offline", Hint.Name.refresh: "--refresh", Hint.Name.serviceAddress: OpenLibrary.baseURLVariable,
     ]
 
     func name(for setting: String) -> String { Self.names[setting] ?? setting }

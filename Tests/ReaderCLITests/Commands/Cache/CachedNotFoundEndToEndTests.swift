@@ -20,7 +20,13 @@ import TestSupport
             let firstLine = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("error ") }.map(String.init) }
             #expect(firstLine(cached.stderr) == firstLine(network.stderr), "\(cached.stderr)")
             #expect(cached.stderr.contains("error A404: not found (404)"), "\(cached.stderr)")
-            #expect(cached.stderr == network.stderr, "the same error, word for word")
+            // The same error, and a hint that says it was stored and how to ask again.
+            #expect(!network.stderr.contains("--refresh asks again"), "\(network.stderr)")
+            #expect(cached.stderr.contains("; the server gave this answer ") && cached.stderr.contains(" ago and it is kept for a while; --refresh asks again"),
+                    "\(cached.stderr)")
+            let json = try await reader.run("people", "9999", "--json")
+            #expect((json.errorJSON?["hint"] as? String)?.hasSuffix("ago and it is kept for a while; --refresh asks again") == true, "\(json.stderr)")
+            #expect(server.requests.count == 1)
 
             let refreshed = try await reader.run("people", "9999", "--refresh")
             #expect(refreshed.status == 66 && server.requests.count == 2, "--refresh asks the server")
