@@ -45,7 +45,7 @@ enum ManualPage {
                  ".SH DIAGNOSTICS",
                  "A failure is printed on stderr as error CODE: message, with a hint on the next line; a notice (a cached "
                     + "copy shown in place of a failure) as notice CODE: message; trouble the command carried on through (a cache "
-                    + "it cannot write, a rate limit nearly used up, Reddit's feeds used in place of its API) as warning CODE: "
+                    + "it cannot write, a rate limit nearly used up, a service read by its other route) as warning CODE: "
                     + "message. The code's letter is its layer: R the request "
                     + "(arguments, configuration, a rate limit, a credential), T the transport, H an HTTP status with no error "
                     + "body (the number is the status), A an HTTP status whose body says why, D an answer that does not decode, "
