@@ -158,7 +158,15 @@ extension Reader {
                 let failed = reports.reduce(0) { $0 + $1.1.failed }
                 if !options.json {
                     var what: [String] = []
-                    if !notStored.isEmpty { what.append("what was fetched is not stored in the cache") }
+                    // Only some writes failed: what else was fetched is stored, and the count says so.
+                    let partly = reports.filter { $0.1.notStored != nil }.map(\.1.failedWrites)
+                    if !partly.isEmpty, !partly.contains(nil) {
+                        let writes = partly.reduce(0) { $0 + ($1 ?? 0) }
+                        what.append("\(writes) \(writes == 1 ? "write" : "writes") to the cache failed")
+                    } else if !notStored.isEmpty, reports.allSatisfy({ $0.1.fetched + $0.1.alreadyFresh + $0.1.failed == 0 }) {
+                        // ReaderKit stopped it before fetching: a cache that cannot be written.
+                        what.append("nothing was fetched: the cache cannot be written")
+                    } else if !notStored.isEmpty { what.append("what was fetched is not stored in the cache") }
                     if !notRead.isEmpty { what.append("\(notRead.map(\.name).joined(separator: ", ")) not read") }
                     if failed > 0 || what.isEmpty { what.append("\(failed) \(failed == 1 ? "request" : "requests") failed") }
                     // Nothing stored: the cache is what to see to, then the whole sync is to run again.
@@ -184,6 +192,7 @@ extension Reader {
                 "pages_failed": .object(report.pagesFailed.mapValues { .integer(Int64($0)) }),
                 "not_stored": report.notStored.map { error in
                     .object(["code": .string(error.code.description), "message": .string(report.notStoredLine ?? CLIWording.message(of: error)),
+                             "failed_writes": report.failedWrites.map { .integer(Int64($0)) } ?? .null,
                              "exit_code": .integer(Int64(error.exitCode.rawValue))])
                 } ?? .null,
                 "failures": .array(report.failureGroups.map { group in

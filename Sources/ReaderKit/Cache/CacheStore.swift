@@ -319,26 +319,39 @@ actor CacheStore {
     /// A mark to pass to ``storageFailure(since:)``: how many writes failed so far.
     var failedWriteMark: Int { failedWrites }
 
-    /// Why what was loaded since `mark` may not be in the cache file the path names: a write
-    /// failed or was skipped (C1003), the file was deleted or replaced while in use (what was
-    /// written went with it), or no cache could be opened. Nil when everything written is there,
-    /// and when no cache is configured.
-    func storageFailure(since mark: Int) -> CacheFailure? {
+    /// Why nothing could be stored in the cache, asked before a sync fetches: no cache could be
+    /// opened (C1004, a path that is no regular file), or the file opened only for reading
+    /// (C1003). Nil when writes may go in, and when no cache is configured.
+    func unstorable() async -> CacheFailure? {
         guard let path else { return nil }
-        if failedWrites > mark, let lastWriteFailure { return lastWriteFailure }
+        guard let cache = await open() else {
+            return lastFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened")
+        }
+        guard cache.isReadOnly else { return nil }
+        return CacheFailure(.unwritable, path: cache.path, detail: cache.readOnlyBecause?.detail ?? "the file or its folder is read-only")
+    }
+
+    /// Why what was loaded since `mark` may not be in the cache file the path names: the file
+    /// was deleted or replaced while in use (what was written went with it), or no cache could
+    /// be opened (`failedWrites` nil: nothing is stored); or some writes failed or were skipped
+    /// (C1003; `failedWrites` says how many, the last one's failure is given: the others were
+    /// stored). Nil when everything written is there, and when no cache is configured.
+    func storageFailure(since mark: Int) -> (failure: CacheFailure, failedWrites: Int?)? {
+        guard let path else { return nil }
         switch state {
         case .open(let cache):
             guard cache.isStillAtItsPath else {
                 let gone = FileManager.default.fileExists(atPath: path) ? "replaced" : "deleted"
-                return CacheFailure(.unwritable, path: path, detail:
-                    "the cache file was \(gone) while reader wrote to it: what was stored went with the old file")
+                return (CacheFailure(.unwritable, path: path, detail:
+                    "the cache file was \(gone) while reader wrote to it: what was stored went with the old file"), nil)
             }
-            return nil
         case .none:
-            return lastFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened")
+            return (lastFailure ?? CacheFailure(.unavailable, path: path, detail: "the cache could not be opened"), nil)
         case .unopened:
-            return nil
+            break
         }
+        if failedWrites > mark, let lastWriteFailure { return (lastWriteFailure, failedWrites - mark) }
+        return nil
     }
 
     /// Cache trouble never fails a command: it is noted once and the command carries on. A file
@@ -366,7 +379,7 @@ actor CacheStore {
         let message: String
         switch failure.reason {
         case .unwritable where failure.isBusy:
-            message = "the cache is busy: another process holds its write lock (\(TerminalText.sanitise(failure.path))); carrying on without storing"
+            message = "the cache is busy: another process holds its write lock (\(TerminalText.sanitise(failure.path))); what was to be stored then is not"
         case .unwritable: message = "the cache cannot be written (\(TerminalText.sanitise(failure.path))); carrying on without storing"
         case .corrupt: message = "the cache file is damaged and could not be replaced; carrying on without it"
         case .unavailable, .notCached, .tooOld, .damagedEntry: message = "the cache cannot be opened (\(TerminalText.sanitise(failure.path))); carrying on without it"

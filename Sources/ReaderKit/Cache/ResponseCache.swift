@@ -257,13 +257,15 @@ public struct ResponseCache: Sendable {
         let logSize = CacheFile.fileSize(resolvedPath + "-wal") ?? 0
         let contentChanged = flags.withLockedValue { flags in defer { flags.contentChanged = false }; return flags.contentChanged }
         guard contentChanged || logSize > Self.logSizeBeforeCheckpoint else { return }
-        // TRUNCATE, not PASSIVE: the next process to open the cache rebuilds its index of the log
-        // by reading all of it, so an emptied log is what keeps opening fast. It waits for other
-        // processes' reads to end; briefly, since a busy cache is simply checkpointed next time.
-        let metLock = flags.withLockedValue { $0.metLock }
+        // PASSIVE first: it copies the log without the write lock, so other processes' writes go
+        // on meanwhile. Then TRUNCATE, which empties the log (the next process to open the cache
+        // rebuilds its index of the log by reading all of it, so an emptied log keeps opening
+        // fast), but holds the write lock while it waits for readers: it waits for none (another
+        // process's store would wait behind it), since a busy cache is simply truncated next time.
         _ = try? writer.writeWithoutTransaction { db in
-            sqlite3_busy_timeout(db.sqliteConnection, 200)
-            defer { sqlite3_busy_timeout(db.sqliteConnection, metLock ? 0 : Self.writeWaitMilliseconds) }
+            sqlite3_busy_timeout(db.sqliteConnection, 0)
+            defer { sqlite3_busy_timeout(db.sqliteConnection, Self.writeWaitMilliseconds) }
+            try db.checkpoint(.passive)
             try db.checkpoint(.truncate)
         }
     }
@@ -279,9 +281,20 @@ public struct ResponseCache: Sendable {
         /// Whether this process changed what the cache holds (not just its usage counters), so
         /// that ``finishWrites()`` copies the log into the file.
         var contentChanged = false
-        /// Whether a write met another process's lock: later writes then do not wait for it.
-        var metLock = false
+        /// How many waiting writes in a row met another process's lock for the whole of
+        /// ``CacheFile/writeWait``: a lock held, not shared. A write that succeeds resets it.
+        var busyWritesInARow = 0
+        /// Whether later writes wait for another process's lock: not once
+        /// ``busyWritesInARowBeforeGivingUp`` writes in a row met it, until one succeeds.
+        var waitsForLocks: Bool { busyWritesInARow < ResponseCache.busyWritesInARowBeforeGivingUp }
     }
+
+    /// How many waiting writes in a row may meet another process's lock before later writes stop
+    /// waiting for it. Many processes sharing the file each hold the lock for milliseconds, and a
+    /// write that waits gets it in turn, so one that does not is an exception; a lock held by
+    /// another program's long transaction fails every write, and a sync of hundreds of entries
+    /// must not wait ``CacheFile/writeWait`` for each.
+    static let busyWritesInARowBeforeGivingUp = 3
 
     /// One piece of work on the file: which connection runs it, and how.
     private struct Work<T: Sendable>: Sendable {
@@ -329,7 +342,7 @@ public struct ResponseCache: Sendable {
             switch work.access {
             case .read: try await reader().read(work.body)
             case .readOnWriter: try await writer.writeWithoutTransaction(work.body)
-            case .write: try await writer.write(work.body)
+            case .write: try await writer.writeWithoutTransaction { db in try self.waitingForLocks(db, work.body) }
             case .writeWithoutWaiting: try await writer.writeWithoutTransaction { db in try self.withoutWaiting(db, work.body) }
             }
         }
@@ -345,34 +358,60 @@ public struct ResponseCache: Sendable {
         guard !isReadOnly else { throw CacheFailure(.unwritable, path: path, detail: "the file opened read-only") }
     }
 
-    /// Runs `body`, classifying what it throws once. Another process's lock is noted, so that
-    /// later writes of this process try once and do not wait for it again (``stopWaiting``): a
-    /// command waits for a lock once.
+    /// Runs `body`, classifying what it throws once.
     private func run<T>(_ body: () async throws -> T) async throws(CacheFailure) -> T {
         do { return try await body() } catch {
-            let failure = CacheFailure(classifying: error, path: path)
-            if failure.isBusy {
-                flags.withLockedValue { $0.metLock = true }
-                _ = try? await writer.writeWithoutTransaction(Self.stopWaiting)
+            throw CacheFailure(classifying: error, path: path)
+        }
+    }
+
+    /// Runs `body` in a transaction begun once no other process holds the write lock: SQLite's
+    /// busy handler waits for it, and a `BEGIN IMMEDIATE` that is still refused (the handler
+    /// gave up between two other processes' writes) is tried again, all within
+    /// ``CacheFile/writeWait``. After ``busyWritesInARowBeforeGivingUp`` writes in a row that
+    /// could not get the lock, it is tried once without waiting, until one succeeds.
+    private func waitingForLocks<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        let waits = flags.withLockedValue { $0.waitsForLocks }
+        let deadline = ContinuousClock.now + .milliseconds(waits ? Int(Self.writeWaitMilliseconds) : 0)
+        defer { _ = sqlite3_busy_timeout(db.sqliteConnection, Self.writeWaitMilliseconds) }
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline).components
+            let milliseconds = max(0, min(Int64(Self.writeWaitMilliseconds), left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
+            _ = sqlite3_busy_timeout(db.sqliteConnection, Int32(milliseconds))
+            do {
+                let result = try transaction(db, body)
+                flags.withLockedValue { $0.busyWritesInARow = 0 }
+                return result
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                guard ContinuousClock.now < deadline else {
+                    flags.withLockedValue { $0.busyWritesInARow += 1 }
+                    throw error
+                }
+                // Refused before the handler waited (a lock SQLite does not wait for): a moment
+                // for the other process's write to end, rather than a spin.
+                usleep(1000)
             }
-            throw failure
         }
     }
 
     /// Runs `body` in a transaction, with no wait for another process's lock.
     private func withoutWaiting<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         _ = sqlite3_busy_timeout(db.sqliteConnection, 0)
-        defer { _ = sqlite3_busy_timeout(db.sqliteConnection, flags.withLockedValue { $0.metLock } ? 0 : Self.writeWaitMilliseconds) }
+        defer { _ = sqlite3_busy_timeout(db.sqliteConnection, Self.writeWaitMilliseconds) }
+        return try transaction(db, body)
+    }
+
+    /// Runs `body` in an immediate transaction: the write lock is taken first, so that the
+    /// transaction never has to upgrade a read (which SQLite refuses without waiting).
+    private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         var result: T?
-        try db.inTransaction {
+        try db.inTransaction(.immediate) {
             result = try body(db)
             return .commit
         }
         guard let result else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the transaction ran nothing") }
         return result
     }
-
-    private static let stopWaiting: @Sendable (Database) -> Void = { db in _ = sqlite3_busy_timeout(db.sqliteConnection, 0) }
 
     private static let writeWaitMilliseconds = Int32(CacheFile.writeWait * 1000)
 }

@@ -84,6 +84,10 @@ public struct SyncReport: Sendable {
     /// the file was deleted or replaced during the sync (C1003); or no cache could be opened
     /// (C1004). Nil when everything fetched was stored.
     public internal(set) var notStored: ReaderError?
+    /// How many of the sync's writes to the cache failed, when only those did (another
+    /// process's lock held too long, each skipped write counted): what else was fetched is
+    /// stored. Nil when ``notStored`` is nil, or when nothing fetched is in the file.
+    public internal(set) var failedWrites: Int?
     /// What could not be read at all, in the order met: its size is unknown.
     public private(set) var notRead: [NotRead] = []
     /// Per collection, how many pages after the first failed: the resources they list were not read.
@@ -170,11 +174,13 @@ public struct SyncReport: Sendable {
         return ([parts.joined(separator: ", ")] + missing).joined(separator: "; ")
     }
 
-    /// `not stored (C1003): the cache file was deleted while reader wrote to it: …`; nil when
-    /// everything fetched was stored.
+    /// `not stored (C1003): the cache file was deleted while reader wrote to it: …`, or when only
+    /// some writes failed, `not stored (C1003): 2 writes failed, the last: another process …`; nil
+    /// when everything fetched was stored.
     public var notStoredLine: String? {
         guard let notStored, case .cache(let failure) = notStored else { return nil }
-        return "not stored (\(notStored.code)): \(TerminalText.sanitise(failure.detail, maxLength: 200))"
+        let count = failedWrites.map { "\($0) \($0 == 1 ? "write" : "writes") failed, the last: " } ?? ""
+        return "not stored (\(notStored.code)): \(count)\(TerminalText.sanitise(failure.detail, maxLength: 200))"
     }
 
     /// Each failure group with its hint, two lines a code, most frequent first:
@@ -212,15 +218,24 @@ public struct SyncReport: Sendable {
 }
 
 extension ReaderClient {
-    /// Where a sync starts, to know at its end whether what it fetched was stored.
-    func storageMark() async -> Int {
-        await cache.failedWriteMark
+    /// Where a sync starts, to know at its end whether what it fetched was stored; nil when
+    /// nothing could be stored (no cache could be opened, or it opens only for reading), which
+    /// `report` then says (``SyncReport/notStored``): a sync's point is to store, so it fetches
+    /// nothing.
+    func storageMark(unlessUnstorable report: inout SyncReport) async -> Int? {
+        if let failure = await cache.unstorable() {
+            report.notStored = .cache(failure)
+            return nil
+        }
+        return await cache.failedWriteMark
     }
 
     /// Notes in `report` whether what the sync fetched since `mark` is in the cache file the
     /// path names: a sync that could not store it has not filled the cache, whatever it fetched.
     func checkStorage(of report: inout SyncReport, since mark: Int) async {
-        if let failure = await cache.storageFailure(since: mark) { report.notStored = .cache(failure) }
+        guard let (failure, failedWrites) = await cache.storageFailure(since: mark) else { return }
+        report.notStored = .cache(failure)
+        report.failedWrites = failedWrites
     }
 
     /// Runs `jobs` with at most ``Configuration/maximumConcurrentRequests`` at once, reporting
@@ -284,7 +299,7 @@ extension ReaderClient {
     public func sync<Value>(_ endpoints: [Endpoint<Value>], phase: String, options: LoadOptions = LoadOptions(),
                             progress: ProgressHandler? = nil) async -> SyncReport {
         var report = SyncReport()
-        let mark = await storageMark()
+        guard let mark = await storageMark(unlessUnstorable: &report) else { return report }
         var background = options
         background.mode = .background
         background.refreshesStoredFailures = true

@@ -60,6 +60,10 @@ public enum Hint: Sendable, Hashable {
     /// The cache file cannot be used (as `reason` says): fix it, or use another file
     /// (``ReaderClient/Configuration/cachePath``).
     case useAnotherCacheFile(CacheFailure.Reason)
+    /// Another process held the cache file's write lock too long (another reader of the same
+    /// file, or a program in a long transaction): try again, or use another file
+    /// (``ReaderClient/Configuration/cachePath``).
+    case cacheBusy
     /// The client's credentials, for `service` when known: the id of a client without a secret
     /// (an OAuth public client), or the id and secret of one client.
     case checkCredentials(ServiceName?, withoutSecret: Bool)
@@ -130,6 +134,8 @@ public enum Hint: Sendable, Hashable {
                 return "the cache path must name a regular file this user can read (or a place where one can be made); name another file with \(name: N.cachePath)"
             default: return "name another file with \(name: N.cachePath)"
             }
+        case .cacheBusy:
+            return "another process was writing to the cache file (another reader of it, or a program holding its write lock); try again, or name another file with \(name: N.cachePath)"
         case .checkCredentials(_, let withoutSecret):
             return withoutSecret
                 ? "check the client id: without a secret, it must be the id of a client registered to use none (an OAuth public client)"

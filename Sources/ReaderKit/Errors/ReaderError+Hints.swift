@@ -160,6 +160,8 @@ extension ReaderError {
             case .notCached: return [.loadOnceConnected]
             case .tooOld: return [.allowOlderDataOrConnect]
             case .damagedEntry: return [.plain("nothing to do: the damaged copy was dropped and is read again from the network next time")]
+            // Another process's lock is no fault of the file's: nothing to make writable.
+            case .unwritable where failure.isBusy: return [.cacheBusy]
             case .unwritable, .unavailable, .corrupt: return [.useAnotherCacheFile(failure.reason)]
             }
         case .rateLimited(let failure) where failure.keptInReserve:

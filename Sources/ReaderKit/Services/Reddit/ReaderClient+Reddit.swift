@@ -70,7 +70,7 @@ extension ReaderClient {
         let names = try subreddits.map { (name) throws(ReaderError) in try Reddit.validatedSubreddit(name) }
         let listings = try names.map { (name) throws(ReaderError) in try Reddit.posts(subreddit: name) }
         var report = SyncReport()
-        let mark = await storageMark()
+        guard let mark = await storageMark(unlessUnstorable: &report) else { return report }
         var background = options
         background.mode = .background
         background.refreshesStoredFailures = true

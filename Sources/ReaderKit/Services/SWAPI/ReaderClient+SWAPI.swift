@@ -249,7 +249,7 @@ extension ReaderClient {
     /// `swapi, more pages`, and `swapi, resources` (every resource the pages list).
     public func syncSWAPI(options: LoadOptions = LoadOptions(), progress: ProgressHandler? = nil) async -> SyncReport {
         var report = SyncReport()
-        let mark = await storageMark()
+        guard let mark = await storageMark(unlessUnstorable: &report) else { return report }
         var backgroundOptions = options
         backgroundOptions.mode = .background
         backgroundOptions.refreshesStoredFailures = true
