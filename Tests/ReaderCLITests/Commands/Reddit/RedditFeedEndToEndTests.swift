@@ -230,6 +230,77 @@ import TestSupport
             #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
         }
     }
+
+    /// A keyed read of the front page is its user's own: kept under a key of its own (a
+    /// fingerprint of user and key, never the key), never served without the key, offline, or to
+    /// another user's key. Through the detour (`auto`, the API's block page), whose copy is kept
+    /// under the API request's key.
+    @Test(.replaysRecordings) func aKeyedFrontPageIsServedOnlyToItsOwnKey() async throws {
+        let alice = (key: "a11ce000000000000000000000000000000f00d1", user: "alice")
+        let bob = (key: "b0b00000000000000000000000000000000cafe2", user: "bob_b")
+        let titles = (alice: "The rules have been updated. We have one rule: Be nice",
+                      bob: "Simple Questions or Requests thread - July 02, 2019", anonymous: "Greenthund3r")
+        try await withTestServer { request in
+            guard request.path == "/.rss" else { return Self.blockedReddit(request) }
+            switch (request.query["feed"], request.query["user"]) {
+            case (alice.key?, alice.user?): return Self.feed("listing_r_crisps_oldreddit_2022.xml")
+            case (bob.key?, bob.user?): return Self.feed("listing_r_BuyItForLife_oldreddit_2019.xml")
+            case (nil, nil): return Self.feed("listing_r_all_oldreddit_2021.xml")
+            default: return .respond(status: 400, headers: [], body: [])
+            }
+        } body: { server in
+            let anonymous = ReaderProcess(server: server)
+            var asAlice = anonymous
+            asAlice.environment["READER_REDDIT_FEED_KEY"] = alice.key
+            asAlice.environment["READER_REDDIT_FEED_USER"] = alice.user
+            var asBob = anonymous
+            asBob.environment["READER_REDDIT_FEED_KEY"] = bob.key
+            asBob.environment["READER_REDDIT_FEED_USER"] = bob.user
+            func feedRequests() -> Int { server.requests.filter { $0.path == "/.rss" }.count }
+
+            // Alice's own front page, through the feed once the API's block page came.
+            let own = try await asAlice.run("posts", "--json")
+            #expect(own.status == 0 && own.stdout.contains(titles.alice), "\(own.stdout)\n\(own.stderr)")
+            #expect(feedRequests() == 1)
+
+            // Offline without a key, or with Bob's: nothing cached for them, never Alice's page.
+            let offline = try await anonymous.run("posts", "--json", "--offline")
+            let bobOffline = try await asBob.run("posts", "--json", "--offline")
+            for result in [offline, bobOffline] {
+                #expect(result.status != 0 && !result.stdout.contains(titles.alice) && !result.stderr.contains(titles.alice),
+                        "\(result.stdout)\n\(result.stderr)")
+            }
+
+            // Without a key: a request without one, and the anonymous front page.
+            let unkeyed = try await anonymous.run("posts", "--json")
+            #expect(unkeyed.status == 0 && unkeyed.stdout.contains(titles.anonymous) && !unkeyed.stdout.contains(titles.alice), "\(unkeyed.stdout)")
+            #expect(feedRequests() == 2 && server.requests.last?.query["feed"] == nil)
+
+            // Bob's key: a request with it, and Bob's front page.
+            let other = try await asBob.run("posts", "--json")
+            #expect(other.status == 0 && other.stdout.contains(titles.bob) && !other.stdout.contains(titles.alice), "\(other.stdout)")
+            #expect(feedRequests() == 3 && server.requests.last?.query["user"] == bob.user)
+
+            // Each is still served its own from the cache, with no request.
+            let again = try await asAlice.run("posts", "--json", "--offline")
+            let anonymousAgain = try await anonymous.run("posts", "--json", "--offline")
+            #expect(again.status == 0 && again.stdout.contains(titles.alice), "\(again.stdout)\n\(again.stderr)")
+            #expect(anonymousAgain.status == 0 && anonymousAgain.stdout.contains(titles.anonymous) && !anonymousAgain.stdout.contains(titles.alice))
+            #expect(feedRequests() == 3)
+
+            // The cache lists the three copies by the URL asked for, with no key; nothing holds one.
+            let list = try await anonymous.run("cache", "list")
+            #expect(list.status == 0 && list.stdout.split(separator: "\n").filter { $0.contains("/.rss?limit=25") }.count == 3, "\(list.stdout)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: anonymous.cachePath))
+            let wal = (try? Data(contentsOf: URL(fileURLWithPath: anonymous.cachePath + "-wal"))) ?? Data()
+            for key in [alice.key, bob.key] {
+                for result in [own, offline, bobOffline, unkeyed, other, again, anonymousAgain, list] {
+                    #expect(!result.stdout.contains(key) && !result.stderr.contains(key) && !result.stdout.contains(String(key.prefix(12))))
+                }
+                #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
+            }
+        }
+    }
 }
 
 /// `reader browse` with Reddit's JSON API turning readers away: the list and a post come through
