@@ -231,6 +231,32 @@ import TestSupport
         }
     }
 
+    /// `reader status` says the detour only of the address it reads, and only when that address
+    /// is read by the route the detour replaces: not for another Reddit address, nor when an app
+    /// identity makes the API the route.
+    @Test(.replaysRecordings) func statusSaysTheDetourOnlyOfTheAddressReadAnonymously() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("posts", "worldnews").status == 0)
+            let here = try await reader.run("status", "--timeout", "2s")
+            #expect(here.stdout.contains("read through its Atom feeds"), "\(here.stdout)")
+
+            // Another Reddit address: its loads take the API, and status says so.
+            var elsewhere = reader
+            elsewhere.environment["READER_REDDIT_URL"] = "http://127.0.0.1:9"
+            // An app identity: the API (with its token) is the route, the feeds are no detour.
+            var withApp = reader
+            withApp.environment["READER_REDDIT_CLIENT_ID"] = "p-jcoLKBynTLew"
+            withApp.environment["READER_REDDIT_OAUTH_URL"] = "http://127.0.0.1:9"
+            for other in [elsewhere, withApp] {
+                let text = try await other.run("status", "--timeout", "2s")
+                #expect(!text.stdout.contains("Atom feeds") && !text.stdout.contains("block page"), "\(text.stdout)")
+                let json = try await other.run("status", "--json", "--timeout", "2s")
+                #expect((json.json?["detours"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+            }
+        }
+    }
+
     /// A keyed read of the front page is its user's own: kept under a key of its own (a
     /// fingerprint of user and key, never the key), never served without the key, offline, or to
     /// another user's key. Through the detour (`auto`, the API's block page), whose copy is kept
