@@ -78,15 +78,28 @@ import TestSupport
 
     @Test(.replaysRecordings) func jsonSaysWhereThePageCameFromAndGivesNoNumbers() async throws {
         try await withTestServer(Self.blockedReddit) { server in
-            let result = try await ReaderProcess(server: server).run("posts", "worldnews", "--json")
+            let reader = ReaderProcess(server: server)
+            let result = try await reader.run("posts", "worldnews", "--json")
             #expect(result.status == 0, "\(result.stderr)")
             let items = try #require(result.json?["items"] as? [[String: Any]])
             #expect(items.count == 25)
             #expect(items[0]["score"] is NSNull && items[0]["num_comments"] is NSNull)
             #expect(items[0]["id"] as? String == "1vccs2e")
             let meta = try #require(result.json?["meta"] as? [String: Any])
-            #expect(meta["source"] as? String == "feed")
+            // `source` is where the copy came from, as for every list; `route` is Reddit's way in.
+            #expect(meta["route"] as? String == "feed" && meta["source"] as? String == "network", "\(meta)")
             #expect(meta["after"] as? String == "t3_1vch1dh")
+            let cached = try await reader.run("posts", "worldnews", "--json")
+            let again = try #require(cached.json?["meta"] as? [String: Any], "\(cached.stdout)\n\(cached.stderr)")
+            #expect(again["route"] as? String == "feed" && again["source"] as? String == "cache", "\(again)")
+        }
+        try await withTestServer { _ in .json(Fixtures.bytes("reddit/listing_r_python_hot.json")) } body: { server in
+            let reader = ReaderProcess(server: server)
+            for source in ["network", "cache"] {
+                let result = try await reader.run("posts", "python", "--json")
+                let meta = try #require(result.json?["meta"] as? [String: Any], "\(result.stdout)\n\(result.stderr)")
+                #expect(meta["route"] as? String == "api" && meta["source"] as? String == source, "\(meta)")
+            }
         }
     }
 
@@ -110,7 +123,8 @@ import TestSupport
             #expect(!comments.stdout.contains("&lt;") && !comments.stdout.contains("<p>"), "\(comments.stdout)")
 
             let json = try await reader.run("comments", "1qcwxml", "--json")
-            #expect((json.json?["meta"] as? [String: Any])?["source"] as? String == "feed", "\(json.stdout)")
+            let commentsMeta = json.json?["meta"] as? [String: Any]
+            #expect(commentsMeta?["route"] as? String == "feed" && commentsMeta?["source"] as? String == "cache", "\(json.stdout)")
 
             let missing = try await reader.run("comments", "5e19z2")
             #expect(missing.status == 66, "\(missing.stderr)")
