@@ -98,6 +98,16 @@ import TestSupport
             }
             #expect(server.requests.allSatisfy { $0.target.hasPrefix("/comments/2xmo63.json?sort=confidence") })
 
+            // A post's URL on another host is no Reddit post: refused, the host named, before any request.
+            let asked = server.requests.count
+            for argument in ["https://example.com/r/x/comments/2xmo63", "reddit.com.example.net/comments/2xmo63"] {
+                let elsewhere = try await reader.run("comments", argument)
+                #expect(elsewhere.status == 64 && elsewhere.stderr.contains("R1001"), "\(argument): \(elsewhere.stderr)")
+                #expect(elsewhere.stderr.contains(argument.contains("example.com") ? "example.com is not Reddit's" : "reddit.com.example.net is not Reddit's"),
+                        "\(elsewhere.stderr)")
+            }
+            #expect(server.requests.count == asked)
+
             let json = try await reader.run("comments", "2xmo63", "--json", "--offline")
             let item = json.json?["item"] as? [String: Any]
             #expect((item?["post"] as? [String: Any])?["id"] as? String == "2xmo63")
