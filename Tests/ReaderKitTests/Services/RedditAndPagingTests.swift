@@ -39,7 +39,11 @@ import TestSupport
         #expect(answer(404, #"{"reason": "banned", "message": "Not Found", "error": 404}"#) == .banned(subject: "r/secret"))
         #expect(answer(404, #"{"message": "Not Found", "error": 404}"#, url: "https://www.reddit.com/user/nobody/submitted.json")
                 == .noSuchThing(subject: "u/nobody"))
-        #expect(answer(404, "", url: "https://www.reddit.com/comments/abc.json?sort=top") == .noSuchThing(subject: "post abc"))
+        #expect(answer(404, #"{"message": "Not Found", "error": 404}"#, url: "https://www.reddit.com/comments/abc.json?sort=top")
+                == .noSuchThing(subject: "post abc"))
+        // A 404 without Reddit's error body is a web server's where Reddit is not: nothing of Reddit's to say.
+        #expect(answer(404, "<html>404</html>", url: "https://www.reddit.com/comments/abc.json?sort=top") == nil)
+        #expect(answer(410, "") == nil)
         #expect(answer(429, "") == .tooManyRequests(onFeed: false))
         #expect(answer(429, "", url: "https://www.reddit.com/r/x/.rss?limit=25") == .tooManyRequests(onFeed: true))
         #expect(answer(500, #"{"message": "Internal Server Error", "error": 500}"#) == nil)

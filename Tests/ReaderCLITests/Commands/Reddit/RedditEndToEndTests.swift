@@ -54,6 +54,26 @@ import TestSupport
         }
     }
 
+    /// A 404 that is not Reddit's (a web server's page, no error body of Reddit's) is no
+    /// subreddit that does not exist: the address is what to check, as for any service.
+    @Test func aWebServersNotFoundIsTheAddressToCheckNotTheSubreddit() async throws {
+        try await withTestServer { _ in
+            .respond(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html><title>404 Not Found</title></html>".utf8))
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            for source in ["api", "feed"] {
+                var chosen = reader
+                chosen.environment["READER_REDDIT_SOURCE"] = source
+                let result = try await chosen.run("posts", "python", "--retries", "0")
+                #expect(result.status == 66, "\(source): \(result.stderr)")
+                #expect(result.stderr.contains("check the service address (READER_REDDIT_URL"), "\(source): \(result.stderr)")
+                #expect(!result.stderr.contains("does not exist") && !result.stderr.contains("check the spelling"), "\(source): \(result.stderr)")
+                let json = try await chosen.run("posts", "python", "--retries", "0", "--json")
+                #expect(json.errorJSON?["reason"] == nil || json.errorJSON?["reason"] is NSNull, "\(json.stderr)")
+            }
+        }
+    }
+
     @Test(.replaysRecordings) func afterA429SayingWhenToComeBackNothingIsSentBeforeThenNotEvenByTheNextRun() async throws {
         try await withTestServer { _ in
             .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "3600")],
