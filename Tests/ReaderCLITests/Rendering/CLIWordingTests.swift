@@ -92,6 +92,9 @@ import Testing
         #expect(Self.wording.text(of: Self.reddit(404).hints()) == Self.wording.text(of: [.checkServiceAddressNotFound]))
         #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "quarantined"}"#).hints())
                 == "it cannot be read anonymously; reader does not opt in for you")
+        // With the app's token it was not anonymous.
+        #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "quarantined"}"#).hints(in: ErrorContext(usesToken: true)))
+                == "the app identity of READER_REDDIT_CLIENT_ID does not opt in to it either; reader does not opt in for you")
         #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "private"}"#).hints())
                 == "it cannot be read without an invitation from its moderators")
         #expect(Self.wording.text(of: Self.reddit(403).hints())

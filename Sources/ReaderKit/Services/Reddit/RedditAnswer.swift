@@ -91,6 +91,8 @@ enum RedditAnswer: Equatable {
         switch self {
         case .forbidden, .blockedByNetworkSecurity:
             "Reddit refused it although the request carried the app's identity; try later or from another network"
+        // Not "anonymously": the app's token reads no more of it than no token does.
+        case .quarantined: "an app's token does not opt in to it either; ReaderKit does not opt in for you"
         default: hint
         }
     }
