@@ -42,6 +42,12 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
         return URL(string: text)
     }
 
+    /// The cache's key of `request`, whose URL is `url`: the URL normalised (``CacheKey``), with
+    /// the request's ``ServiceRequest/cacheKeyQuery`` and never its secret query.
+    static func cacheKey(of request: ServiceRequest, at url: URL) -> String {
+        CacheKey.normalise(adding(request.cacheKeyQuery, to: url))
+    }
+
     /// `items` as a query's text: `name=value` pairs, each part percent-encoded, joined by `&`.
     private static func encodedQuery(_ items: [URLQueryItem]) -> String {
         items.map { "\(percentEncode($0.name))=\(percentEncode($0.value ?? ""))" }.joined(separator: "&")

@@ -30,7 +30,7 @@ extension ReaderClient {
 
     /// The cache's key of `endpoint`'s URL; nil when its service is not configured.
     private func visitKey<Value>(of endpoint: Endpoint<Value>) -> String? {
-        guard let service = configuration.services[endpoint.service], let (_, url) = endpoint.request(for: service) else { return nil }
-        return CacheKey.normalise(url)
+        guard let service = configuration.services[endpoint.service], let (request, url) = endpoint.request(for: service) else { return nil }
+        return Endpoint<JSONValue>.cacheKey(of: request, at: url)
     }
 }

@@ -184,12 +184,18 @@ public final class ReaderClient: Sendable {
     }
 
     /// The origins read now by their service's other route since they answered with a block page
-    /// (``Service/detour(around:)``), for `reader status`. Empty when there is no cache file.
+    /// (``Service/detour(around:)``), for `reader status`: only those this configuration's loads
+    /// take, the configured address of a service that has a detour as configured (a service read
+    /// with a credential may have none). Empty when there is no cache file.
     public func detours() async -> [DetourState] {
         let states = (try? await cache.manage(ifMissing: { _ in [] }) { (cache) async throws(CacheFailure) in try await cache.detours() }) ?? []
         let now = now()
         return states.compactMap { state in
-            let memory = configuration.services[state.service]?.detourMemory ?? .seconds(24 * 3600)
+            // What a load of the service asks for its route (``Routes``): the memory of its first way's origin.
+            guard let service = configuration.services[state.service], let (request, url) = service.probe.request(for: service) else { return nil }
+            let routes = Routes(request, url: url, service: service)
+            guard routes.detour != nil, routes.origin == state.origin.lowercased() else { return nil }
+            let memory = service.detourMemory
             guard state.isInForce(at: now, memory: memory) else { return nil }
             var enforced = state
             enforced.until = state.enforcedUntil(memory: memory)

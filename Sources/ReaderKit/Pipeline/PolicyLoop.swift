@@ -28,7 +28,7 @@ struct PolicyLoop: Sendable {
             let error = ReaderError.invalidConfiguration("no service named \(endpoint.service) is configured, or its base URL and this path make no URL")
             throw LoadFailure(error: error, decision: handler.decide(error, in: ErrorContext(mode: options.mode)))
         }
-        let key = CacheKey.normalise(url)
+        let key = Endpoint<JSONValue>.cacheKey(of: request, at: url)
         let opened = await cache.open()
         // The service's other way, if it has one: the key stays the first way's, so that a copy
         // is found whichever way it came. Which way is taken is asked only of a load that goes

@@ -186,15 +186,21 @@ public struct ServiceRequest: Sendable, Equatable {
     /// request's own origin (never after a redirect elsewhere), and never part of the cache's
     /// key, the stored URL, a log line or a message.
     public var secretQuery: [URLQueryItem]
+    /// Query items added to the cache's key only, never sent: what keeps apart the answers of
+    /// requests whose URLs are the same but whose ``secretQuery`` makes them differ (a private
+    /// feed is its user's own), by a fingerprint of the secret that does not reveal it. Another
+    /// secret, or none, is another key: a copy is never served to a request it was not read for.
+    public var cacheKeyQuery: [URLQueryItem]
     /// How the answer is read when it is not JSON (``ResponseTranslation``); nil for JSON.
     public var translation: ResponseTranslation?
 
     public init(path: String, query: [URLQueryItem], headers: HeaderFields, secretQuery: [URLQueryItem] = [],
-                translation: ResponseTranslation? = nil) {
+                cacheKeyQuery: [URLQueryItem] = [], translation: ResponseTranslation? = nil) {
         self.path = path
         self.query = query
         self.headers = headers
         self.secretQuery = secretQuery
+        self.cacheKeyQuery = cacheKeyQuery
         self.translation = translation
     }
 

@@ -86,9 +86,15 @@ import Testing
 
     @Test func redditsExplanationsAreWordedForReader() {
         let appIdentity = "create a Reddit app and set READER_REDDIT_CLIENT_ID to its id (the README's \"Reddit with an app identity\" has the steps)"
-        #expect(Self.wording.text(of: Self.reddit(404).hints()) == "check the spelling; 'reader posts' without a name reads the front page")
+        #expect(Self.wording.text(of: Self.reddit(404, body: #"{"message": "Not Found", "error": 404}"#).hints())
+                == "check the spelling; 'reader posts' without a name reads the front page")
+        // A 404 without Reddit's error body is a web server's where Reddit is not: the address to check.
+        #expect(Self.wording.text(of: Self.reddit(404).hints()) == Self.wording.text(of: [.checkServiceAddressNotFound]))
         #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "quarantined"}"#).hints())
                 == "it cannot be read anonymously; reader does not opt in for you")
+        // With the app's token it was not anonymous.
+        #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "quarantined"}"#).hints(in: ErrorContext(usesToken: true)))
+                == "the app identity of READER_REDDIT_CLIENT_ID does not opt in to it either; reader does not opt in for you")
         #expect(Self.wording.text(of: Self.reddit(403, body: #"{"reason": "private"}"#).hints())
                 == "it cannot be read without an invitation from its moderators")
         #expect(Self.wording.text(of: Self.reddit(403).hints())

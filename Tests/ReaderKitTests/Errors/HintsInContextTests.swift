@@ -93,6 +93,14 @@ import Testing
             "Reddit refused it although the request carried the app's identity; try later or from another network")])
     }
 
+    @Test func aQuarantinedSubredditsHintSaysAnonymouslyOnlyWithoutAToken() {
+        let failure = StatusFailure(status: 403, url: "https://oauth.reddit.com/r/x/hot", apiError: APIErrorBody(reason: "quarantined", message: "Forbidden"))
+        let quarantined = ReaderError.status(failure).answered(by: RedditService())
+        #expect(quarantined.hints(in: ErrorContext(usesToken: true)) == [.service("reddit", reason: "quarantined", withCredential: true, text:
+            "an app's token does not opt in to it either; ReaderKit does not opt in for you")])
+        #expect(quarantined.hints().text == "it cannot be read anonymously; ReaderKit does not opt in for you")
+    }
+
     @Test func anAddressNamesItsPort() {
         #expect(TransportFailure(.cannotConnectToHost, host: "127.0.0.1", port: 9, detail: "").address == "127.0.0.1:9")
         #expect(TransportFailure(.cannotConnectToHost, host: "::1", port: 8080, detail: "").address == "[::1]:8080")

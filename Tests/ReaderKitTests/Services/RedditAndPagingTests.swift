@@ -9,10 +9,13 @@ import TestSupport
 @Suite struct RedditAndPagingTests {
     @Test func postsAreFoundByIdFullnameOrURL() throws {
         for text in ["2xmo63", "t3_2xmo63", "https://www.reddit.com/r/Python/comments/2xmo63/a_title/?utm=x",
-                     "https://old.reddit.com/comments/2xmo63", "https://redd.it/2xmo63", "/r/Python/comments/2xmo63/"] {
+                     "https://old.reddit.com/comments/2xmo63", "https://redd.it/2xmo63", "/r/Python/comments/2xmo63/",
+                     "new.reddit.com/r/Python/comments/2xmo63", "https://np.reddit.com/comments/2xmo63/x", "HTTPS://WWW.REDDIT.COM/comments/2xmo63",
+                     "r/Python/comments/2xmo63", "comments/2xmo63"] {
             #expect(try Reddit.postID(text) == "2xmo63", "\(text)")
         }
-        for text in ["", "t1_abc", "https://example.com/2xmo63", "2XMO63", "abc def", "../../etc", String(repeating: "a", count: 14)] {
+        for text in ["", "t1_abc", "https://example.com/2xmo63", "https://example.com/r/x/comments/2xmo63", "example.com/comments/2xmo63",
+                     "https://reddit.com.evil.example/comments/2xmo63", "https://notreddit.com/comments/2xmo63", "2XMO63", "abc def", "../../etc", String(repeating: "a", count: 14)] {
             #expect(throws: ReaderError.self, "\(text)") { try Reddit.postID(text) }
         }
     }
@@ -36,7 +39,11 @@ import TestSupport
         #expect(answer(404, #"{"reason": "banned", "message": "Not Found", "error": 404}"#) == .banned(subject: "r/secret"))
         #expect(answer(404, #"{"message": "Not Found", "error": 404}"#, url: "https://www.reddit.com/user/nobody/submitted.json")
                 == .noSuchThing(subject: "u/nobody"))
-        #expect(answer(404, "", url: "https://www.reddit.com/comments/abc.json?sort=top") == .noSuchThing(subject: "post abc"))
+        #expect(answer(404, #"{"message": "Not Found", "error": 404}"#, url: "https://www.reddit.com/comments/abc.json?sort=top")
+                == .noSuchThing(subject: "post abc"))
+        // A 404 without Reddit's error body is a web server's where Reddit is not: nothing of Reddit's to say.
+        #expect(answer(404, "<html>404</html>", url: "https://www.reddit.com/comments/abc.json?sort=top") == nil)
+        #expect(answer(410, "") == nil)
         #expect(answer(429, "") == .tooManyRequests(onFeed: false))
         #expect(answer(429, "", url: "https://www.reddit.com/r/x/.rss?limit=25") == .tooManyRequests(onFeed: true))
         #expect(answer(500, #"{"message": "Internal Server Error", "error": 500}"#) == nil)

@@ -50,7 +50,8 @@ extension Reader {
                 .object(["post": raw[0]?["data"]?["children"]?[0]?["data"] ?? .null,
                          "comments": raw[1]?["data"]?["children"] ?? .array([])])
             }, jsonMeta: { raw in
-                ["source": raw[1]?["data"]?["source"] ?? .string("api")]
+                // Which way it came (api or feed); `source` says network, cache or revalidated.
+                ["route": raw[1]?["data"]?["source"] ?? .string("api")]
             }, render: { page in
                 var lines = CommentTree.header(page.post, now: now, width: width, style: style)
                 lines.append("")

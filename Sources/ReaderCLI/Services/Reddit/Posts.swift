@@ -113,8 +113,9 @@ extension Reader {
                     guard case .string(let subreddit)? = data["subreddit"], case .string(let title)? = data["title"] else { return true }
                     return !filter.hides(subreddit: subreddit, title: title, requested: requested)
                 }
-                // Where the page came from: Reddit's JSON API, or its feed (no scores, no comment counts).
-                return (shown, ["after": raw["data"]?["after"] ?? .null, "source": raw["data"]?["source"] ?? .string("api")])
+                // Which way the page came: Reddit's JSON API, or its feed (no scores, no comment counts).
+                // A key of its own: `source` says network, cache or revalidated, as for every list.
+                return (shown, ["after": raw["data"]?["after"] ?? .null, "route": raw["data"]?["source"] ?? .string("api")])
             }, render: { listings in
                 let all = listings.flatMap { (listing: RedditListing) in listing.posts }
                 let posts = all.filter { !filter.hides($0, requested: requested) }

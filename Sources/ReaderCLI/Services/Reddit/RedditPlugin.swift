@@ -142,6 +142,8 @@ struct RedditPlugin: ServicePlugin {
         let refusedAnyway = "Reddit refused it although reader used the app identity of READER_REDDIT_CLIENT_ID; try later or from another network"
         return switch reason {
         case "not_found": "check the spelling; 'reader posts' without a name reads the front page"
+        // With the app's token it was not read anonymously, and the token does not opt in either.
+        case "quarantined" where withCredential: "the app identity of READER_REDDIT_CLIENT_ID does not opt in to it either; reader does not opt in for you"
         case "quarantined": "it cannot be read anonymously; reader does not opt in for you"
         case "forbidden" where withCredential, "blocked" where withCredential: refusedAnyway
         case "forbidden": "Reddit may block anonymous reading from this network; \(appIdentity), or try later or from another network"

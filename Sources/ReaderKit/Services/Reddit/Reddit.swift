@@ -191,7 +191,10 @@ public enum Reddit {
         return String(name)
     }
 
-    /// The base-36 id of a post given as an id, a `t3_` fullname, or a URL of the post.
+    /// The base-36 id of a post given as an id, a `t3_` fullname, a URL of the post on one of
+    /// Reddit's hosts (`reddit.com` and its subdomains, `redd.it`), or such a URL's path.
+    /// - Throws: ``ReaderError/invalidArgument(_:)`` for anything else, a URL of another host
+    ///   among them (named), before any request.
     public static func postID(_ text: String) throws(ReaderError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var candidate = Substring(trimmed)
@@ -200,9 +203,17 @@ public enum Reddit {
             let parts = withoutQuery.split(separator: "/")
             // `redd.it/2xmo63`, as people paste it, has no scheme, and so no host to URLComponents.
             let withScheme = withoutQuery.contains("://") ? withoutQuery : "https://" + withoutQuery
+            // A path (`/r/x/comments/2xmo63`, `r/x/comments/…`, `comments/…`) names no host.
+            let isPath = withoutQuery.hasPrefix("/") || ["r", "comments", "u", "user"].contains(parts.first.map { $0.lowercased() } ?? "")
+            let host = isPath ? nil : URLComponents(string: withScheme)?.host?.lowercased()
+            if let host, !isRedditHost(host) {
+                let (shown, shownHost) = (TerminalText.sanitise(text, maxLength: 80), TerminalText.sanitise(host, maxLength: 80))
+                throw .invalidArgument(
+                    "\"\(shown)\" is not a Reddit post: \(shownHost) is not Reddit's; give the post's id (2xmo63), t3_2xmo63, or its URL on reddit.com or redd.it")
+            }
             if let index = parts.firstIndex(of: "comments"), index + 1 < parts.count {
                 candidate = parts[index + 1]
-            } else if let host = URLComponents(string: withScheme)?.host?.lowercased(), host == "redd.it" || host.hasSuffix(".redd.it"),
+            } else if let host, host == "redd.it" || host.hasSuffix(".redd.it"),
                       let last = parts.last {
                 candidate = last
             } else {
@@ -216,6 +227,12 @@ public enum Reddit {
                 "\"\(TerminalText.sanitise(text, maxLength: 80))\" is not a post: give its id (2xmo63), t3_2xmo63, or its URL")
         }
         return String(candidate)
+    }
+
+    /// Whether `host` (lowercased) is one of Reddit's: `reddit.com` (`www.`, `old.`, `new.`,
+    /// `np.` and every other subdomain of it) or `redd.it`, its short links.
+    static func isRedditHost(_ host: String) -> Bool {
+        ["reddit.com", "redd.it"].contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
     /// Whether `text` is a fullname such as `t3_2xmo63`: a kind, an underscore, a base-36 id.

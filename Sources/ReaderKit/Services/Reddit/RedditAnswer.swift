@@ -15,7 +15,8 @@ enum RedditAnswer: Equatable {
     /// `onFeed`: to a request for its Atom feed, the way around it already.
     case blockedByNetworkSecurity(subject: String, onFeed: Bool)
 
-    /// Reads a status failure from Reddit; nil for one that is not Reddit's or says nothing special.
+    /// Reads a status failure from Reddit; nil for one that is not Reddit's (a 404 without its
+    /// error body) or says nothing special.
     init?(_ failure: StatusFailure) {
         let subject = Self.subject(ofURL: failure.url)
         let reason = failure.apiError?.reason?.lowercased()
@@ -23,7 +24,10 @@ enum RedditAnswer: Equatable {
         switch (failure.status, reason) {
         case _ where failure.isBlockPage: self = .blockedByNetworkSecurity(subject: subject, onFeed: onFeed)
         case (404, "banned"): self = .banned(subject: subject)
-        case (404, _), (410, _): self = .noSuchThing(subject: subject)
+        // Reddit's own not-found has its error body (or is its search redirect, or its feed's
+        // "page not found"); a 404 without one is a web server's where Reddit is not: an address
+        // to check (ReaderKit's hint), not a subreddit that does not exist.
+        case (404, _) where failure.apiError != nil, (410, _) where failure.apiError != nil: self = .noSuchThing(subject: subject)
         case (403, "private"): self = .privateSubreddit(subject: subject)
         case (403, "quarantined"): self = .quarantined(subject: subject, explanation: failure.apiError?.explanation)
         case (403, _): self = .forbidden(subject: subject)
@@ -87,6 +91,8 @@ enum RedditAnswer: Equatable {
         switch self {
         case .forbidden, .blockedByNetworkSecurity:
             "Reddit refused it although the request carried the app's identity; try later or from another network"
+        // Not "anonymously": the app's token reads no more of it than no token does.
+        case .quarantined: "an app's token does not opt in to it either; ReaderKit does not opt in for you"
         default: hint
         }
     }

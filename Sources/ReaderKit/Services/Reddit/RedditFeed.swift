@@ -57,7 +57,7 @@ public enum RedditFeed {
         var secret: [URLQueryItem] = []
         if let key, let user { secret = [URLQueryItem(name: "feed", value: key), URLQueryItem(name: "user", value: user)] }
         return ServiceRequest(path: path, query: json.query.filter { honoured.contains($0.name) }, headers: headers,
-                              secretQuery: secret, translation: translation)
+                              secretQuery: secret, cacheKeyQuery: json.cacheKeyQuery, translation: translation)
     }
 
     // MARK: - Reading

@@ -1,9 +1,10 @@
+import Crypto
 import Foundation
 
 /// A signed-in Reddit user's private feed key and name (reddit.com/prefs/feeds shows feed URLs
 /// with `?feed=KEY&user=NAME`): carried by every feed request, to Reddit's origin only. The key
 /// reads that account's private feeds: it is a secret, never shown, logged, stored in the cache
-/// file, or part of a cache key.
+/// file, or part of a cache key (which holds its ``fingerprint``).
 public struct RedditFeedKey: Sendable, Hashable, CustomStringConvertible {
     public var key: String
     public var user: String
@@ -39,6 +40,21 @@ public struct RedditFeedKey: Sendable, Hashable, CustomStringConvertible {
             throw .invalidConfiguration("\(userVariable) is not a Reddit user name: use 3 to 20 letters, digits, _ or -")
         }
         return feedKey
+    }
+
+    /// The name of the cache key's item that holds ``fingerprint``.
+    static let fingerprintName = "feed-key-sha256"
+
+    /// What tells this key and user apart from any other in the cache's keys, without revealing
+    /// the key: the first 16 hex digits (64 bits) of the SHA-256 of the user and the key. It
+    /// cannot be turned back into a key (Reddit's have 160 bits), and two keys share one by chance
+    /// with odds of one in 2^64.
+    public var fingerprint: String {
+        let digest = SHA256.hash(data: Data("reader feed key\u{0}\(user.lowercased())\u{0}\(key)".utf8))
+        return digest.prefix(8).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 0x10 ? "0" + hex : hex
+        }.joined()
     }
 
     /// Never the key.

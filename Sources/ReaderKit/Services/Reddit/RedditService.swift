@@ -65,6 +65,11 @@ public struct RedditService: BuiltInService {
         request.headers.add("User-Agent", Reddit.userAgent)
         // The OAuth host serves the same listings without the `.json` the public site needs.
         if usesToken, request.path.hasSuffix(".json") { request.path.removeLast(5) }
+        // A feed read with a key is that user's own (their front page): its copy is kept under a
+        // key of its own, by the key's fingerprint, never served to another key or to none. Every
+        // anonymous request is so kept, the API's too: in `auto` the feed's answer is stored
+        // under the API request's key. With the app's token no request carries the feed key.
+        if !usesToken, let feedKey { request.cacheKeyQuery = [URLQueryItem(name: RedditFeedKey.fingerprintName, value: feedKey.fingerprint)] }
         if source == .feed, let feed = RedditFeed.request(for: request, key: feedKey?.key, user: feedKey?.user) { request = feed }
     }
 

@@ -54,6 +54,26 @@ import TestSupport
         }
     }
 
+    /// A 404 that is not Reddit's (a web server's page, no error body of Reddit's) is no
+    /// subreddit that does not exist: the address is what to check, as for any service.
+    @Test func aWebServersNotFoundIsTheAddressToCheckNotTheSubreddit() async throws {
+        try await withTestServer { _ in
+            .respond(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html><title>404 Not Found</title></html>".utf8))
+        } body: { server in
+            let reader = ReaderProcess(server: server)
+            for source in ["api", "feed"] {
+                var chosen = reader
+                chosen.environment["READER_REDDIT_SOURCE"] = source
+                let result = try await chosen.run("posts", "python", "--retries", "0")
+                #expect(result.status == 66, "\(source): \(result.stderr)")
+                #expect(result.stderr.contains("check the service address (READER_REDDIT_URL"), "\(source): \(result.stderr)")
+                #expect(!result.stderr.contains("does not exist") && !result.stderr.contains("check the spelling"), "\(source): \(result.stderr)")
+                let json = try await chosen.run("posts", "python", "--retries", "0", "--json")
+                #expect(json.errorJSON?["reason"] == nil || json.errorJSON?["reason"] is NSNull, "\(json.stderr)")
+            }
+        }
+    }
+
     @Test(.replaysRecordings) func afterA429SayingWhenToComeBackNothingIsSentBeforeThenNotEvenByTheNextRun() async throws {
         try await withTestServer { _ in
             .respond(status: 429, headers: [("Content-Type", "text/html"), ("Retry-After", "3600")],
@@ -97,6 +117,16 @@ import TestSupport
                 #expect(lines.contains { $0.hasPrefix("    ") })
             }
             #expect(server.requests.allSatisfy { $0.target.hasPrefix("/comments/2xmo63.json?sort=confidence") })
+
+            // A post's URL on another host is no Reddit post: refused, the host named, before any request.
+            let asked = server.requests.count
+            for argument in ["https://example.com/r/x/comments/2xmo63", "reddit.com.example.net/comments/2xmo63"] {
+                let elsewhere = try await reader.run("comments", argument)
+                #expect(elsewhere.status == 64 && elsewhere.stderr.contains("R1001"), "\(argument): \(elsewhere.stderr)")
+                #expect(elsewhere.stderr.contains(argument.contains("example.com") ? "example.com is not Reddit's" : "reddit.com.example.net is not Reddit's"),
+                        "\(elsewhere.stderr)")
+            }
+            #expect(server.requests.count == asked)
 
             let json = try await reader.run("comments", "2xmo63", "--json", "--offline")
             let item = json.json?["item"] as? [String: Any]

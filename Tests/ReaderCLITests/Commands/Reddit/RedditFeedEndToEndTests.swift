@@ -78,15 +78,28 @@ import TestSupport
 
     @Test(.replaysRecordings) func jsonSaysWhereThePageCameFromAndGivesNoNumbers() async throws {
         try await withTestServer(Self.blockedReddit) { server in
-            let result = try await ReaderProcess(server: server).run("posts", "worldnews", "--json")
+            let reader = ReaderProcess(server: server)
+            let result = try await reader.run("posts", "worldnews", "--json")
             #expect(result.status == 0, "\(result.stderr)")
             let items = try #require(result.json?["items"] as? [[String: Any]])
             #expect(items.count == 25)
             #expect(items[0]["score"] is NSNull && items[0]["num_comments"] is NSNull)
             #expect(items[0]["id"] as? String == "1vccs2e")
             let meta = try #require(result.json?["meta"] as? [String: Any])
-            #expect(meta["source"] as? String == "feed")
+            // `source` is where the copy came from, as for every list; `route` is Reddit's way in.
+            #expect(meta["route"] as? String == "feed" && meta["source"] as? String == "network", "\(meta)")
             #expect(meta["after"] as? String == "t3_1vch1dh")
+            let cached = try await reader.run("posts", "worldnews", "--json")
+            let again = try #require(cached.json?["meta"] as? [String: Any], "\(cached.stdout)\n\(cached.stderr)")
+            #expect(again["route"] as? String == "feed" && again["source"] as? String == "cache", "\(again)")
+        }
+        try await withTestServer { _ in .json(Fixtures.bytes("reddit/listing_r_python_hot.json")) } body: { server in
+            let reader = ReaderProcess(server: server)
+            for source in ["network", "cache"] {
+                let result = try await reader.run("posts", "python", "--json")
+                let meta = try #require(result.json?["meta"] as? [String: Any], "\(result.stdout)\n\(result.stderr)")
+                #expect(meta["route"] as? String == "api" && meta["source"] as? String == source, "\(meta)")
+            }
         }
     }
 
@@ -110,7 +123,8 @@ import TestSupport
             #expect(!comments.stdout.contains("&lt;") && !comments.stdout.contains("<p>"), "\(comments.stdout)")
 
             let json = try await reader.run("comments", "1qcwxml", "--json")
-            #expect((json.json?["meta"] as? [String: Any])?["source"] as? String == "feed", "\(json.stdout)")
+            let commentsMeta = json.json?["meta"] as? [String: Any]
+            #expect(commentsMeta?["route"] as? String == "feed" && commentsMeta?["source"] as? String == "cache", "\(json.stdout)")
 
             let missing = try await reader.run("comments", "5e19z2")
             #expect(missing.status == 66, "\(missing.stderr)")
@@ -228,6 +242,103 @@ import TestSupport
             let bytes = try Data(contentsOf: URL(fileURLWithPath: reader.cachePath))
             let wal = (try? Data(contentsOf: URL(fileURLWithPath: reader.cachePath + "-wal"))) ?? Data()
             #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
+        }
+    }
+
+    /// `reader status` says the detour only of the address it reads, and only when that address
+    /// is read by the route the detour replaces: not for another Reddit address, nor when an app
+    /// identity makes the API the route.
+    @Test(.replaysRecordings) func statusSaysTheDetourOnlyOfTheAddressReadAnonymously() async throws {
+        try await withTestServer(Self.blockedReddit) { server in
+            let reader = ReaderProcess(server: server)
+            #expect(try await reader.run("posts", "worldnews").status == 0)
+            let here = try await reader.run("status", "--timeout", "2s")
+            #expect(here.stdout.contains("read through its Atom feeds"), "\(here.stdout)")
+
+            // Another Reddit address: its loads take the API, and status says so.
+            var elsewhere = reader
+            elsewhere.environment["READER_REDDIT_URL"] = "http://127.0.0.1:9"
+            // An app identity: the API (with its token) is the route, the feeds are no detour.
+            var withApp = reader
+            withApp.environment["READER_REDDIT_CLIENT_ID"] = "p-jcoLKBynTLew"
+            withApp.environment["READER_REDDIT_OAUTH_URL"] = "http://127.0.0.1:9"
+            for other in [elsewhere, withApp] {
+                let text = try await other.run("status", "--timeout", "2s")
+                #expect(!text.stdout.contains("Atom feeds") && !text.stdout.contains("block page"), "\(text.stdout)")
+                let json = try await other.run("status", "--json", "--timeout", "2s")
+                #expect((json.json?["detours"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+            }
+        }
+    }
+
+    /// A keyed read of the front page is its user's own: kept under a key of its own (a
+    /// fingerprint of user and key, never the key), never served without the key, offline, or to
+    /// another user's key. Through the detour (`auto`, the API's block page), whose copy is kept
+    /// under the API request's key.
+    @Test(.replaysRecordings) func aKeyedFrontPageIsServedOnlyToItsOwnKey() async throws {
+        let alice = (key: "a11ce000000000000000000000000000000f00d1", user: "alice")
+        let bob = (key: "b0b00000000000000000000000000000000cafe2", user: "bob_b")
+        let titles = (alice: "The rules have been updated. We have one rule: Be nice",
+                      bob: "Simple Questions or Requests thread - July 02, 2019", anonymous: "Greenthund3r")
+        try await withTestServer { request in
+            guard request.path == "/.rss" else { return Self.blockedReddit(request) }
+            switch (request.query["feed"], request.query["user"]) {
+            case (alice.key?, alice.user?): return Self.feed("listing_r_crisps_oldreddit_2022.xml")
+            case (bob.key?, bob.user?): return Self.feed("listing_r_BuyItForLife_oldreddit_2019.xml")
+            case (nil, nil): return Self.feed("listing_r_all_oldreddit_2021.xml")
+            default: return .respond(status: 400, headers: [], body: [])
+            }
+        } body: { server in
+            let anonymous = ReaderProcess(server: server)
+            var asAlice = anonymous
+            asAlice.environment["READER_REDDIT_FEED_KEY"] = alice.key
+            asAlice.environment["READER_REDDIT_FEED_USER"] = alice.user
+            var asBob = anonymous
+            asBob.environment["READER_REDDIT_FEED_KEY"] = bob.key
+            asBob.environment["READER_REDDIT_FEED_USER"] = bob.user
+            func feedRequests() -> Int { server.requests.filter { $0.path == "/.rss" }.count }
+
+            // Alice's own front page, through the feed once the API's block page came.
+            let own = try await asAlice.run("posts", "--json")
+            #expect(own.status == 0 && own.stdout.contains(titles.alice), "\(own.stdout)\n\(own.stderr)")
+            #expect(feedRequests() == 1)
+
+            // Offline without a key, or with Bob's: nothing cached for them, never Alice's page.
+            let offline = try await anonymous.run("posts", "--json", "--offline")
+            let bobOffline = try await asBob.run("posts", "--json", "--offline")
+            for result in [offline, bobOffline] {
+                #expect(result.status != 0 && !result.stdout.contains(titles.alice) && !result.stderr.contains(titles.alice),
+                        "\(result.stdout)\n\(result.stderr)")
+            }
+
+            // Without a key: a request without one, and the anonymous front page.
+            let unkeyed = try await anonymous.run("posts", "--json")
+            #expect(unkeyed.status == 0 && unkeyed.stdout.contains(titles.anonymous) && !unkeyed.stdout.contains(titles.alice), "\(unkeyed.stdout)")
+            #expect(feedRequests() == 2 && server.requests.last?.query["feed"] == nil)
+
+            // Bob's key: a request with it, and Bob's front page.
+            let other = try await asBob.run("posts", "--json")
+            #expect(other.status == 0 && other.stdout.contains(titles.bob) && !other.stdout.contains(titles.alice), "\(other.stdout)")
+            #expect(feedRequests() == 3 && server.requests.last?.query["user"] == bob.user)
+
+            // Each is still served its own from the cache, with no request.
+            let again = try await asAlice.run("posts", "--json", "--offline")
+            let anonymousAgain = try await anonymous.run("posts", "--json", "--offline")
+            #expect(again.status == 0 && again.stdout.contains(titles.alice), "\(again.stdout)\n\(again.stderr)")
+            #expect(anonymousAgain.status == 0 && anonymousAgain.stdout.contains(titles.anonymous) && !anonymousAgain.stdout.contains(titles.alice))
+            #expect(feedRequests() == 3)
+
+            // The cache lists the three copies by the URL asked for, with no key; nothing holds one.
+            let list = try await anonymous.run("cache", "list")
+            #expect(list.status == 0 && list.stdout.split(separator: "\n").filter { $0.contains("/.rss?limit=25") }.count == 3, "\(list.stdout)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: anonymous.cachePath))
+            let wal = (try? Data(contentsOf: URL(fileURLWithPath: anonymous.cachePath + "-wal"))) ?? Data()
+            for key in [alice.key, bob.key] {
+                for result in [own, offline, bobOffline, unkeyed, other, again, anonymousAgain, list] {
+                    #expect(!result.stdout.contains(key) && !result.stderr.contains(key) && !result.stdout.contains(String(key.prefix(12))))
+                }
+                #expect(bytes.range(of: Data(key.utf8)) == nil && wal.range(of: Data(key.utf8)) == nil)
+            }
         }
     }
 }

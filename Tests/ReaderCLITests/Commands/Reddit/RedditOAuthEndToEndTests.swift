@@ -48,6 +48,9 @@ import TestSupport
                         return .json(Fixtures.bytes("reddit/error_401_invalid_token.json"), status: 401,
                                      headers: [("WWW-Authenticate", #"Bearer realm="reddit", error="invalid_token""#)])
                     }
+                    if request.path.hasPrefix("/r/quarantined") {
+                        return .json(Fixtures.bytes("reddit/error_403_quarantined_reason.json"), status: 403)
+                    }
                     return .json(Fixtures.bytes("reddit/listing_r_popular_hot_2026.json"), headers: [
                         ("X-Ratelimit-Remaining", "996.0"), ("X-Ratelimit-Used", "4"), ("X-Ratelimit-Reset", "11")])
                 }
@@ -150,6 +153,17 @@ import TestSupport
             #expect(result.errorJSON?["code"] as? String == "A401")
             #expect(result.errorJSON?["reason"] as? String == "unauthorized")
             #expect((result.errorJSON?["hint"] as? String)?.contains("READER_REDDIT_CLIENT_ID") == true)
+        }
+    }
+
+    /// A quarantined subreddit read with the app's token: refused, and not "anonymously".
+    @Test func aQuarantinedSubredditReadWithTheTokenIsNotSaidToBeReadAnonymously() async throws {
+        try await withShutdown(of: FakeReddit()) { reddit in
+            let result = try await reader(reddit).run("posts", "quarantined")
+            #expect(result.status == 77 && result.stderr.contains("is quarantined"), "\(result.stderr)")
+            #expect(reddit.apiRequests.last?.headers["authorization"] == "bearer token-1-SECRETVALUE")
+            #expect(!result.stderr.contains("anonymously"), "\(result.stderr)")
+            #expect(result.stderr.contains("the app identity of READER_REDDIT_CLIENT_ID does not opt in to it either"), "\(result.stderr)")
         }
     }
 
