@@ -157,7 +157,7 @@ import TestSupport
     }
 
     /// A quarantined subreddit read with the app's token: refused, and not "anonymously".
-    @Test func aQuarantinedSubredditReadWithTheTokenIsNotSaidToBeReadAnonymously() async throws {
+    @Test(.replaysRecordings) func aQuarantinedSubredditReadWithTheTokenIsNotSaidToBeReadAnonymously() async throws {
         try await withShutdown(of: FakeReddit()) { reddit in
             let result = try await reader(reddit).run("posts", "quarantined")
             #expect(result.status == 77 && result.stderr.contains("is quarantined"), "\(result.stderr)")
