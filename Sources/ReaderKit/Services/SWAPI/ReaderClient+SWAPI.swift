@@ -151,7 +151,7 @@ public struct LinkedNames: Sendable, Equatable {
     public var names: [String: String] = [:]
     public var failures: [String: ErrorCode] = [:]
     /// The links among ``failures`` that another run may name: the service could not be reached
-    /// or failed for a while (``FailureClass/isWorthRetryingLater``), or nothing was cached for
+    /// or failed for a while (``ReaderError/isWorthRetryingLater``), or nothing was cached for
     /// them offline. A not-found or a refusal is not among them: a sync would not fill it either.
     public var readableLater: Set<String> = []
 
