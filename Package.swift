@@ -27,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // SHA-256 of a private feed key: the cache keeps its reads apart by a fingerprint, never the key.
         // Already in the graph (swift-nio-extras, swift-certificates); any of the versions they take.
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"6.0.0"),
         // Property tests of every parser at a boundary (test targets only).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation` (Scripts/build-docs): ReaderKit's DocC catalog.
@@ -53,7 +52,6 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The `reader` commands: parse, call ReaderKit, render. A library, so that the fuzz harnesses

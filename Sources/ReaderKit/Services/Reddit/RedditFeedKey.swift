@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A signed-in Reddit user's private feed key and name (reddit.com/prefs/feeds shows feed URLs
@@ -50,7 +49,7 @@ public struct RedditFeedKey: Sendable, Hashable, CustomStringConvertible {
     /// cannot be turned back into a key (Reddit's have 160 bits), and two keys share one by chance
     /// with odds of one in 2^64.
     public var fingerprint: String {
-        let digest = SHA256.hash(data: Data("reader feed key\u{0}\(user.lowercased())\u{0}\(key)".utf8))
+        let digest = SHA256Digest.hash(Array("reader feed key\u{0}\(user.lowercased())\u{0}\(key)".utf8))
         return digest.prefix(8).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 0x10 ? "0" + hex : hex
