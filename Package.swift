@@ -25,8 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // The config file's TOML (toml++ underneath: it reports the line of a syntax error).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        // SHA-256 of a private feed key: the cache keeps its reads apart by a fingerprint, never the key.
-        // Already in the graph (swift-nio-extras, swift-certificates); any of the versions they take.
         // Property tests of every parser at a boundary (test targets only).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation` (Scripts/build-docs): ReaderKit's DocC catalog.
