@@ -47,6 +47,18 @@ import TestSupport
         }
     }
 
+    /// Loads the failing request, again `within` seconds later and again `past` seconds after
+    /// that: how many requests the server had seen after the second load and after the third.
+    func requestsSeen(_ client: ReaderClient, _ harness: ClientHarness, within: Int, past: Int) async throws -> [Int] {
+        _ = try await failure(client)
+        harness.clock.advance(TimeInterval(within))
+        _ = try await failure(client)
+        let stored = harness.server.requests.count
+        harness.clock.advance(TimeInterval(past))
+        _ = try await failure(client)
+        return [stored, harness.server.requests.count]
+    }
+
     // MARK: - Age (RFC 9111 §5.1)
 
     @Test(arguments: [[("Age", "7200, 0")], [("Age", "7200"), ("Age", "0")]])
@@ -155,14 +167,8 @@ import TestSupport
     @Test func aNotFoundWithoutFreshnessAnswersTenMinutesNotTheServicesDay() async throws {
         let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json] }, body: Self.notFound))
         try await withShutdown(of: Self.harness(answer)) { harness in
-            try await withShutdown(of: harness.client()) { client in
-                _ = try await failure(client)
-                harness.clock.advance(599)
-                _ = try await failure(client)
-                #expect(harness.server.requests.count == 1)
-                harness.clock.advance(2)
-                _ = try await failure(client)
-                #expect(harness.server.requests.count == 2, "past ten minutes the server is asked again")
+            await withShutdown(of: harness.client()) { client in
+                #expect(try await requestsSeen(client, harness, within: 599, past: 2) == [1, 2], "past ten minutes the server is asked again")
             }
         }
     }
@@ -173,14 +179,8 @@ import TestSupport
         let answer = NIOLockedValueBox(Answer(status: 500, headers: { _ in [Self.json, ("Cache-Control", "max-age=31536000")] },
                                               body: Array(#"{"detail":"broken"}"#.utf8)))
         try await withShutdown(of: Self.harness(answer)) { harness in
-            try await withShutdown(of: harness.client(retryPolicy: RetryPolicy(maximumRetries: 0, jitter: { 1 }))) { client in
-                _ = try await failure(client)
-                harness.clock.advance(3_599)
-                _ = try await failure(client)
-                #expect(harness.server.requests.count == 1)
-                harness.clock.advance(2)
-                _ = try await failure(client)
-                #expect(harness.server.requests.count == 2, "past an hour the server is asked again")
+            await withShutdown(of: harness.client(retryPolicy: RetryPolicy(maximumRetries: 0, jitter: { 1 }))) { client in
+                #expect(try await requestsSeen(client, harness, within: 3_599, past: 2) == [1, 2], "past an hour the server is asked again")
             }
         }
     }
@@ -203,14 +203,8 @@ import TestSupport
     @Test func aStaleNotFoundIsAskedAgain() async throws {
         let answer = NIOLockedValueBox(Answer(status: 404, headers: { _ in [Self.json, ("Cache-Control", "max-age=60")] }, body: Self.notFound))
         try await withShutdown(of: Self.harness(answer)) { harness in
-            try await withShutdown(of: harness.client()) { client in
-                _ = try await failure(client)
-                harness.clock.advance(30)
-                _ = try await failure(client)
-                #expect(harness.server.requests.count == 1)
-                harness.clock.advance(60)
-                _ = try await failure(client)
-                #expect(harness.server.requests.count == 2)
+            await withShutdown(of: harness.client()) { client in
+                #expect(try await requestsSeen(client, harness, within: 30, past: 60) == [1, 2])
             }
         }
     }
