@@ -33,10 +33,15 @@ extension Reader {
         static var serviceTables: String {
             let plugins = ServiceRegistry.current.plugins
             let syncTable = "[sync] "
-            let syncLines = plugins.compactMap { $0.sync?.configExample }.filter { $0.hasPrefix(syncTable) }.map { $0.dropFirst(syncTable.count) }
-            let tables = plugins.compactMap(\.configExample) + (syncLines.isEmpty ? [] : [(["[sync]"] + syncLines).joined(separator: "\n")])
-            return tables.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") }
-                .joined(separator: "\n\n")
+            let syncLines = plugins.compactMap { $0.sync?.configExample }.filter { $0.hasPrefix(syncTable) }.map { String($0.dropFirst(syncTable.count)) }
+            let tables = plugins.compactMap(\.configExample) + (syncLines.isEmpty ? [] : [Help.joined(["[sync]"] + syncLines, separator: "\n")])
+            // Built at every start (the parser reads every command's configuration): by hand, see Help.joined.
+            var text = ""
+            for (index, table) in tables.enumerated() {
+                text += index == 0 ? "  " : "\n\n  "
+                for character in table { text += character == "\n" ? "\n  " : String(character) }
+            }
+            return text
         }
 
         static let examples = ["reader config", "reader config --retries 5", "reader config --json"]

@@ -6,10 +6,11 @@
 /// parser reflects over at every start.
 enum LeadingOptions {
     /// The common options that stand alone.
-    static let flags: Set<String> = ["--offline", "--refresh", "--json", "--verbose", "-v", "--no-color", "--wait"]
+    // Arrays, not Sets: read once at every start, where a first Set of Strings costs more than the look-ups.
+    static let flags: [String] = ["--offline", "--refresh", "--json", "--verbose", "-v", "--no-color", "--wait"]
 
     /// The common options that take a value, as the next argument or after `=`.
-    static let valued: Set<String> = ["--timeout", "--retries", "--max-age", "--max-stale", "--max-wait", "--cache-size", "--cache-path"]
+    static let valued: [String] = ["--timeout", "--retries", "--max-age", "--max-stale", "--max-wait", "--cache-size", "--cache-path"]
 
     /// `arguments` (without the program's name) with the common options before the first word
     /// moved to just after it; nil, and parsed as they are, when they do not start with a common

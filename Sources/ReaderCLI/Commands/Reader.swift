@@ -27,7 +27,7 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             Every failure is shown with a stable code (such as T1003) and ends with a documented \
             exit code. What was read before stays readable from a local cache when the network is gone.
             """ + "\n\nThe services' settings come from the config file or the environment ("
-            + ServiceRegistry.current.settings.compactMap(\.variable).joined(separator: ", ")
+            + Help.joined(ServiceRegistry.current.settings.compactMap(\.variable), separator: ", ")
             + "): 'reader config' shows what is used and where it comes from; 'reader manual' lists them all.",
         version: ReaderKitVersion.string,
         subcommands: ServiceRegistry.current.commands

@@ -9,8 +9,8 @@ extension Reader {
             let syncs = syncable.map(\.sync)
             return CommandConfiguration(
                 commandName: "sync",
-                abstract: "Fill the cache for offline reading: \(syncs.map(\.summary).joined(separator: ", and ")).",
-                discussion: syncs.map(\.explanation).joined(separator: " ") + "\n\n" + """
+                abstract: "Fill the cache for offline reading: \(Help.joined(syncs.map(\.summary), separator: ", and ")).",
+                discussion: Help.joined(syncs.map(\.explanation), separator: " ") + "\n\n" + """
                     Progress names the service and the phase, each phase with its own total. Fresh \
                     copies are not fetched again, stale ones are revalidated, and a stored error answer \
                     (a 404 kept for minutes) is asked again. Failures of single \
@@ -20,7 +20,7 @@ extension Reader {
                     the cache file was deleted or replaced meanwhile) ends with C1003 and exit 73. Exit 0 \
                     means the sync is complete; otherwise the exit code is that of what was not stored, \
                     else of the first collection not read, else of the most frequent failure.
-                    """ + "\n\nWithout arguments it syncs what the config file names: \(syncs.map(\.configuredHelp).joined(separator: ", and ")).")
+                    """ + "\n\nWithout arguments it syncs what the config file names: \(Help.joined(syncs.map(\.configuredHelp), separator: ", and ")).")
         }()
 
         static var examples: [String] {

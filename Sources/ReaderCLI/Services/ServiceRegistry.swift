@@ -36,8 +36,10 @@ public struct ServiceRegistry: Sendable {
 
     /// The registry of `plugins`, in that order; a later service of an earlier one's name is left out.
     public init(_ plugins: [any ServicePlugin]) {
-        var seen: Set<ServiceName> = []
-        self.plugins = plugins.filter { seen.insert($0.name).inserted }
+        // An array, not a Set: a few names, and no Set of them instantiated at every start.
+        var kept: [any ServicePlugin] = []
+        for plugin in plugins where !kept.contains(where: { $0.name == plugin.name }) { kept.append(plugin) }
+        self.plugins = kept
     }
 
     /// This registry and `plugin` after it.
