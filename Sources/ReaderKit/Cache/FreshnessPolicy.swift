@@ -326,8 +326,29 @@ struct CacheControl: Equatable {
 enum HeaderList {
     /// Every line of `name` in `headers`, joined by `, `; nil when there is none.
     static func combined(_ name: String, in headers: HeaderFields) -> String? {
-        let lines = headers.fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
-        return lines.isEmpty ? nil : lines.joined(separator: ", ")
+        var combined: String?
+        for field in headers.fields where HeaderFields.sameName(field.name, name) {
+            combined = combined.map { $0 + ", " + field.value } ?? field.value
+        }
+        return combined
+    }
+
+    /// The members of a list `value` (`Accept, Cookie`), each without the optional white space
+    /// (spaces and tabs) around it, empty members left out. Written out over the bytes: a cached
+    /// read compares its `Vary` on every hit, where the standard library's generic `split`,
+    /// Foundation's trimming and a `Set` each cost the runtime a scan of every conformance.
+    static func members(_ value: String) -> [String] {
+        var members: [String] = []
+        var utf8 = Substring(value).utf8
+        while !utf8.isEmpty {
+            let end = utf8.firstIndex(of: UInt8(ascii: ",")) ?? utf8.endIndex
+            var member = utf8[utf8.startIndex..<end]
+            while let first = member.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { member = member.dropFirst() }
+            while let last = member.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { member = member.dropLast() }
+            if !member.isEmpty { members.append(String(Substring(member))) }
+            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+        }
+        return members
     }
 }
 
@@ -336,11 +357,14 @@ enum HeaderList {
 public enum Vary {
     /// The request header fields reader never compares: a credential is never written to the
     /// cache file, so `Vary: Authorization` compares whether one was sent, not its value.
-    static let comparedByPresenceOnly: Set<String> = ["authorization"]
+    static let comparedByPresenceOnly = ["authorization"]
 
-    /// The field names a `Vary` value lists, lowercased; `*` stays `*`.
+    /// The field names a `Vary` value lists, lowercased, sorted, each once; `*` stays `*`.
     static func names(_ vary: String?) -> [String] {
-        Set((vary ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }).sorted()
+        guard let vary else { return [] }
+        var names: [String] = []
+        for name in HeaderList.members(vary).map({ $0.lowercased() }).sorted() where names.last != name { names.append(name) }
+        return names
     }
 
     /// What the request's fields named by `vary` hold, one `name: value` line each (absent fields
@@ -351,9 +375,10 @@ public enum Vary {
         return names.map { name in
             let value = HeaderList.combined(name, in: requestHeaders)
             if comparedByPresenceOnly.contains(name) { return "\(name): \(value == nil ? "" : "present")" }
-            let normalised = (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+            var normalised = ""
+            for (index, member) in HeaderList.members(value ?? "").enumerated() { normalised += index == 0 ? member : "," + member }
             return "\(name): \(normalised)"
-        }.joined(separator: "\n")
+        }.reduce(into: "") { fingerprint, line in fingerprint += fingerprint.isEmpty ? line : "\n" + line }
     }
 
     /// A request's header fields as the `Vary` of its answer judges them: with an `Authorization`

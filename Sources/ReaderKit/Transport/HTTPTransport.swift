@@ -9,12 +9,28 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByDictionaryLiteral,
 
     /// The first value of `name`, case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Whether two field names are the same: ASCII letters compared without case, as HTTP's
+    /// tokens are (RFC 9110 §5.1), every other byte as it is. Not Foundation's
+    /// `caseInsensitiveCompare`, which folds Unicode and costs far more for every field looked up.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                if a != b, a | 0x20 != b | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20) { return false }
+            default: return false
+            }
+        }
     }
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
     /// Removes every field named `name`, case-insensitively.
-    public mutating func remove(_ name: String) { fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame } }
+    public mutating func remove(_ name: String) { fields.removeAll { Self.sameName($0.name, name) } }
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
