@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReaderKit
 
 /// A command whose `--help` (and man page section) ends with examples.
 ///
@@ -14,10 +15,10 @@ protocol HelpExamples {
 
 /// Help beyond what the argument parser renders: examples, and the command a user meant.
 enum Help {
-    /// `items` as a sentence lists them: "A", "A and B", "A, B and C".
-    static func list(_ items: [String]) -> String {
+    /// `items` as a sentence lists them: "A", "A and B", "A, B and C" (or with `conjunction`, "A, B or C").
+    static func list(_ items: [String], conjunction: String = "and") -> String {
         guard let last = items.last else { return "" }
-        return items.count == 1 ? last : joined(Array(items.dropLast()), separator: ", ") + " and " + last
+        return items.count == 1 ? last : joined(Array(items.dropLast()), separator: ", ") + " \(conjunction) " + last
     }
 
     /// `parts` with `separator` between them, as `joined(separator:)` gives. The commands'
@@ -95,6 +96,28 @@ enum Help {
             command.configuration.shouldDisplay ? command.configuration.commandName : nil
         }
         return (path, names)
+    }
+
+    /// The parser's "The value 'hto' is invalid for '--sort <sort>'. Please provide one of the
+    /// following: - hot - new …", said in one line with the value meant:
+    /// `"hto" is not a value of --sort: did you mean "hot"?`, or the values when none is near.
+    /// Nil for any other message.
+    static func choiceSlip(for message: String) -> String? {
+        let (start, middle, listStart) = ("The value '", "' is invalid for '", "Please provide one of the following:")
+        guard message.hasPrefix(start), let invalidFor = message.range(of: middle),
+              let list = message.range(of: listStart, range: invalidFor.upperBound..<message.endIndex) else { return nil }
+        let value = String(message[message.index(message.startIndex, offsetBy: start.count)..<invalidFor.lowerBound])
+        let named = message[invalidFor.upperBound..<list.lowerBound].prefix { $0 != "'" }
+        let option = named.split(separator: " ").first.map(String.init) ?? String(named)
+        let choices = message[list.upperBound...].split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.drop { $0 == " " }
+            return trimmed.hasPrefix("- ") ? String(trimmed.dropFirst(2)) : nil
+        }
+        guard !choices.isEmpty else { return nil }
+        let quoted = "\"\(TerminalText.sanitise(value, maxLength: 40))\""
+        let what = "\(quoted) is not a value of \(TerminalText.sanitise(option, maxLength: 40))"
+        guard let nearest = nearest(to: value, among: choices) else { return "\(what): the values are \(Help.list(choices, conjunction: "or"))" }
+        return "\(what): did you mean \"\(nearest)\"?"
     }
 
     /// Levenshtein distance, with a transposition counted as one edit (`stauts` → `status`).

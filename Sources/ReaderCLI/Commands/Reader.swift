@@ -75,8 +75,19 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
             // The message quotes the argument, which may be anything: a megabyte, escape sequences.
             // One hint, about the command at hand: the parser's "See 'reader films --help' for more
             // information." becomes it, rather than following reader's general one.
-            let (usage, help) = usageAndHelp(for: error)
-            let text = commandSuggestion(for: message(for: error), arguments: arguments) ?? message(for: error)
+            var (usage, help) = usageAndHelp(for: error)
+            var text = message(for: error)
+            if let slip = commandSlip(for: text, arguments: arguments) {
+                text = slip.text
+                // `reader cache foo`: the usage and help are of `reader cache`, not of the
+                // subcommand it runs by default, which the parser was reading.
+                if slip.path.count > 1 {
+                    usage = "Usage: " + usageString(for: Help.command(atPath: Array(slip.path.dropFirst())))
+                    help = slip.path.joined(separator: " ") + " --help"
+                }
+            } else if let choice = Help.choiceSlip(for: text) {
+                text = choice
+            }
             output.error(.invalidArgument(Wording(shortened(TerminalText.sanitise(text, maxLength: Int.max)))),
                          decision: .alert,
                          hints: help.map { [.plain("see '\(TerminalText.sanitise($0, maxLength: 200))' for the arguments it takes")] },
@@ -143,6 +154,12 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
     /// says it, with the command meant: `"film" is not a command of reader: did you mean "films"?`.
     /// Nil for any other message, or where the command takes no subcommands.
     static func commandSuggestion(for message: String, arguments: [String]) -> String? {
+        commandSlip(for: message, arguments: arguments)?.text
+    }
+
+    /// ``commandSuggestion(for:arguments:)``'s text, and the path of the command whose
+    /// subcommand was expected (`["reader", "cache"]`).
+    static func commandSlip(for message: String, arguments: [String]) -> (text: String, path: [String])? {
         let word: String
         if message.hasPrefix("Unexpected argument '"), message.hasSuffix("'") {
             word = String(message.dropFirst("Unexpected argument '".count).dropLast())
@@ -159,9 +176,9 @@ package struct Reader: AsyncParsableCommand, HelpExamples {
         let owner = path.joined(separator: " ")
         let quoted = "\"\(TerminalText.sanitise(word, maxLength: 40))\""
         guard let nearest = Help.nearest(to: word, among: names) else {
-            return "\(quoted) is not a command of \(owner): the commands are \(names.joined(separator: ", "))"
+            return ("\(quoted) is not a command of \(owner): the commands are \(names.joined(separator: ", "))", path)
         }
-        return "\(quoted) is not a command of \(owner): did you mean \"\(nearest)\"?"
+        return ("\(quoted) is not a command of \(owner): did you mean \"\(nearest)\"?", path)
     }
 
     /// Whether `word` names one of reader's commands, shown or hidden.

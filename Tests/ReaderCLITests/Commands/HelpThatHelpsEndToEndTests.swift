@@ -79,6 +79,9 @@ import TestSupport
         let stat = try await reader.run("cache", "stat")
         #expect(stat.status == 64 && stat.stderr.hasPrefix("error R1001: \"stat\" is not a command of reader cache: did you mean \"stats\"?"),
                 "\(stat.stderr)")
+        // The usage and help are of `reader cache`, not of `cache stats`, which runs by default.
+        #expect(stat.stderr.contains("hint: see 'reader cache --help' for the arguments it takes"), "\(stat.stderr)")
+        #expect(stat.stderr.contains("Usage: reader cache [--json]") && !stat.stderr.contains("reader cache stats"), "\(stat.stderr)")
         let stauts = try await reader.run("stauts")
         #expect(stauts.stderr.hasPrefix("error R1001: \"stauts\" is not a command of reader: did you mean \"status\"?"), "\(stauts.stderr)")
 
@@ -91,6 +94,19 @@ import TestSupport
         let option = try await reader.run("films", "--pag", "2")
         #expect(option.status == 64 && option.stderr.hasPrefix("error R1001: Unknown option '--pag'. Did you mean '--page'?"),
                 "\(option.stderr)")
+    }
+
+    @Test func aValueNotAmongAnOptionsChoicesIsAnsweredWithTheOneMeant() async throws {
+        let reader = ReaderProcess()
+        let slip = try await reader.run("posts", "--sort", "hto", "python")
+        #expect(slip.status == 64)
+        #expect(slip.stderr.hasPrefix("error R1001: \"hto\" is not a value of --sort: did you mean \"hot\"?\n"), "\(slip.stderr)")
+        let far = try await reader.run("posts", "--sort=xyz")
+        #expect(far.status == 64)
+        #expect(far.stderr.hasPrefix(
+            "error R1001: \"xyz\" is not a value of --sort: the values are hot, new, top, rising, controversial, relevance or comments\n"),
+                "\(far.stderr)")
+        #expect(far.stderr.contains("hint: see 'reader posts --help' for the arguments it takes"), "\(far.stderr)")
     }
 
     @Test func aSlipIsTheSameSlipAfterHelpAndWithAnOption() async throws {
