@@ -58,6 +58,8 @@ extension Reader {
                 let style = Style.forDescriptor(STDOUT_FILENO, noColor: output.colourOff)
                 try writer.writeLine(Self.render(settings, style: style, width: Terminal.outputWidth()), to: .standardOutput)
             }
+            // What every command that sends a request would refuse with, said once the rest is shown.
+            if let problem = settings.proxyProblem { throw problem }
         }
 
         /// One row of the listing: the setting's name in the file, where its value came from,
@@ -141,15 +143,17 @@ extension Reader {
                 server.map { .environment(variable: $0.variable) } ?? .builtIn
             }
             func row(_ name: String, _ server: ProxySettings.Server?) -> Row {
-                Row(name: name, source: source(server), shown: server.map(\.shown) ?? "none (direct)",
-                    json: server.map { .string($0.shown) } ?? .null)
+                // Refused (said below the table): no request is sent, rather than one going directly.
+                if settings.proxyProblem != nil { return Row(name: name, source: .builtIn, shown: "unusable (R1002 below)", json: .null) }
+                return Row(name: name, source: source(server), shown: server.map(\.shown) ?? "none (direct)",
+                           json: server.map { .string($0.shown) } ?? .null)
             }
             var rows = [row("https-proxy", proxies.https), row("http-proxy", proxies.http)]
             let entries = proxies.bypass.entries
             rows.append(Row(name: "no-proxy", source: proxies.bypass.variable.map { .environment(variable: $0) } ?? .builtIn,
                             shown: entries.isEmpty ? "none" : TerminalText.sanitise(entries.joined(separator: ", "), maxLength: 300),
                             json: .array(entries.map { .string($0) })))
-            guard let services = try? settings.services() else { return rows }
+            guard settings.proxyProblem == nil, let services = try? settings.services() else { return rows }
             for plugin in settings.registry.plugins {
                 guard let service = services[plugin.name] else { continue }
                 let route = proxies.route(for: service.baseURL)

@@ -71,7 +71,8 @@ enum ManualPage {
                  ".TP", ".B HTTPS_PROXY, HTTP_PROXY, ALL_PROXY", "The http:// proxy for https URLs, for http URLs, "
                     + "and for either without its own, as curl reads them: the lower-case form first; HTTP_PROXY not in a CGI "
                     + "program. http://user:password@host:port, percent-encoded; https goes through CONNECT. socks5:// and "
-                    + "https:// proxies are refused (R1002). The password is never shown.",
+                    + "https:// proxies are refused (R1002) by what sends requests; --offline and the cache commands run. "
+                    + "The password is never shown.",
                  ".TP", ".B NO_PROXY", "Hosts reached directly: a comma-separated list of *, names (with or without a leading "
                     + "dot: the name and every name under it), IPv4 and IPv6 addresses, CIDR blocks, each optionally with :port. "
                     + "The lower-case form first. 'reader config' and 'reader status' say how each service is reached.",

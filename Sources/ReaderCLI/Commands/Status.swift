@@ -34,7 +34,7 @@ extension Reader {
             let services = try settings.services()
             let client = ReaderClient(configuration: .init(
                 services: services, cachePath: try cacheFile.resolve(environment: environment), timeout: timeout.duration,
-                proxies: settings.proxies))
+                proxies: try settings.proxiesForRequests()))
             let registry = ServiceRegistry.current
             let (checks, tokens, cache, lockouts, detours) = await CommandRunner.using(client) { client in
                 // Every service at once, listed in the registry's order.

@@ -101,7 +101,7 @@ public struct FetchOptions<Offline: OfflineChoice>: ParsableArguments {
         freshness.maximumStale = settings.maximumStale.value
         return ReaderClient.Configuration(
             services: try settings.services(), cachePath: cachePath, timeout: settings.timeout.value, retryPolicy: retryPolicy,
-            freshness: freshness, cacheSizeLimit: cacheSize.bytes, proxies: settings.proxies)
+            freshness: freshness, cacheSizeLimit: cacheSize.bytes, proxies: offline ? settings.proxies : try settings.proxiesForRequests())
     }
 }
 

@@ -88,6 +88,18 @@ public struct ReaderSettings: Sendable {
     /// The proxies, from `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (and their
     /// lower-case forms) as ``ProxySettings/init(environment:)`` reads them; none by default.
     public var proxies: ProxySettings = .direct
+    /// Why the proxy variables cannot be used (an `ALL_PROXY=socks5://…` set for other
+    /// programs), when they cannot; ``proxies`` is then direct. Only what may send a request
+    /// refuses to run on it (``proxiesForRequests()``): an offline read, the cache commands and
+    /// `reader config` never send one.
+    public var proxyProblem: ReaderError?
+
+    /// The proxies, for a client that may send requests.
+    /// - Throws: ``proxyProblem``, rather than going directly where the user asked for a proxy.
+    public func proxiesForRequests() throws(ReaderError) -> ProxySettings {
+        if let proxyProblem { throw proxyProblem }
+        return proxies
+    }
 
     /// The built-in defaults of `registry`'s services.
     public static func builtIn(of registry: ServiceRegistry) -> ReaderSettings {
@@ -190,7 +202,13 @@ public struct ReaderSettings: Sendable {
                 }
             }
         }
-        proxies = try ProxySettings(environment: environment)
+        do {
+            proxies = try ProxySettings(environment: environment)
+            proxyProblem = nil
+        } catch {
+            proxies = .direct
+            proxyProblem = error
+        }
         if let value = environment["NO_COLOR"], !value.isEmpty {
             color.override(false, from: .environment(variable: "NO_COLOR"))
         } else if environment["TERM"] == "dumb" {

@@ -172,6 +172,33 @@ struct ProxyEndToEndTests {
         }
     }
 
+    @Test func aProxyReaderCannotUseStopsOnlyWhatSendsRequests() async throws {
+        try await withTestServer(SampleAPI.route) { server in
+            let direct = ReaderProcess(server: server)
+            #expect(try await direct.run("films").status == 0)
+            let before = server.requests.count
+            // An ALL_PROXY set for other programs: reading offline and the cache need no proxy.
+            var socks = direct
+            socks.environment["ALL_PROXY"] = "socks5://\(Self.user):\(Self.password)@127.0.0.1:1080"
+            let offline = try await socks.run("films", "--offline", "--json")
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(offline.json?["items"] as? [Any] != nil, "\(offline.stdout)")
+            #expect(try await socks.run("cache", "stats").status == 0)
+            // What sends requests refuses, as before: never directly where a proxy was asked for.
+            for command in [["films", "--refresh"], ["status"], ["sync", "swapi"]] {
+                let refused = try await socks.run(command)
+                #expect(refused.status == 78 && refused.stderr.contains("R1002"), "\(command): \(refused.stderr)")
+                expectNoPassword(refused, "socks5")
+            }
+            #expect(server.requests.count == before)
+            // `reader config` shows the rest, and says the proxies are unusable, then the error.
+            let config = try await socks.run("config")
+            #expect(config.status == 78 && config.stderr.contains("ALL_PROXY is not a proxy reader can use"), "\(config.stderr)")
+            #expect(config.stdout.contains("https-proxy") && config.stdout.contains("unusable (R1002 below)"), "\(config.stdout)")
+            expectNoPassword(config, "socks5")
+        }
+    }
+
     @Test func configAndStatusSayWhichProxyEachServiceUses() async throws {
         try await withTinyProxy { proxy in
             try await withTestServer(SampleAPI.route) { server in
