@@ -136,6 +136,16 @@ extension Reader {
             return rows + proxyRows(settings)
         }
 
+        /// `NO_PROXY`'s entries, each that is passed over marked so: `10.0.0.0/33 (ignored), .example.com`.
+        static func bypassShown(_ bypass: ProxySettings.Bypass) -> String {
+            var ignored = bypass.ignoredEntries[...]
+            return bypass.entries.map { entry in
+                guard ignored.first == entry else { return entry }
+                ignored = ignored.dropFirst()
+                return entry + " (ignored)"
+            }.joined(separator: ", ")
+        }
+
         /// The proxies for https and http, NO_PROXY, and how each service's base URL is reached.
         static func proxyRows(_ settings: ReaderSettings) -> [Row] {
             let proxies = settings.proxies
@@ -151,7 +161,7 @@ extension Reader {
             var rows = [row("https-proxy", proxies.https), row("http-proxy", proxies.http)]
             let entries = proxies.bypass.entries
             rows.append(Row(name: "no-proxy", source: proxies.bypass.variable.map { .environment(variable: $0) } ?? .builtIn,
-                            shown: entries.isEmpty ? "none" : TerminalText.sanitise(entries.joined(separator: ", "), maxLength: 300),
+                            shown: entries.isEmpty ? "none" : TerminalText.sanitise(Self.bypassShown(proxies.bypass), maxLength: 300),
                             json: .array(entries.map { .string($0) })))
             guard settings.proxyProblem == nil, let services = try? settings.services() else { return rows }
             for plugin in settings.registry.plugins {

@@ -41,6 +41,16 @@ extension ProxySettings {
         /// Whether no entry can match.
         public var isEmpty: Bool { rules.isEmpty }
 
+        /// The entries that are none of the forms above (`10.0.0.0/33`, `host:99999`), passed
+        /// over, in order: for `reader config` to say so.
+        public var ignoredEntries: [String] {
+            var matched = rules.map(\.entry)[...]
+            return entries.filter { entry in
+                if matched.first == entry { matched = matched.dropFirst(); return false }
+                return true
+            }
+        }
+
         /// The entry that names `host` (a URL's host; brackets around an IPv6 address allowed) on
         /// `port`, or nil.
         public func entry(matchingHost host: String, port: Int) -> String? {

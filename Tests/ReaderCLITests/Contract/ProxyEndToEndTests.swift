@@ -204,7 +204,7 @@ struct ProxyEndToEndTests {
             try await withTestServer(SampleAPI.route) { server in
                 var reader = reader(server, proxy: "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)")
                 reader.environment["READER_REDDIT_URL"] = "http://localhost:\(server.port)"
-                reader.environment["NO_PROXY"] = "localhost"
+                reader.environment["NO_PROXY"] = "localhost,10.0.0.0/33"
                 let shown = "http://\(Self.user):***@127.0.0.1:\(proxy.port)"
 
                 let config = try await reader.run("config")
@@ -213,6 +213,8 @@ struct ProxyEndToEndTests {
                 #expect(lines.contains { $0.hasPrefix("http-proxy") && $0.contains("$HTTP_PROXY") && $0.hasSuffix(shown) }, "\(config.stdout)")
                 #expect(lines.contains { $0.hasPrefix("swapi.proxy") && $0.hasSuffix("\(shown) (from HTTP_PROXY)") }, "\(config.stdout)")
                 #expect(lines.contains { $0.hasPrefix("reddit.proxy") && $0.hasSuffix("direct (NO_PROXY names localhost)") }, "\(config.stdout)")
+                // An entry that is none of NO_PROXY's forms is said to be passed over.
+                #expect(lines.contains { $0.hasPrefix("no-proxy") && $0.hasSuffix("localhost, 10.0.0.0/33 (ignored)") }, "\(config.stdout)")
                 let configJSON = try #require(try await reader.run("config", "--json").json)
                 let settings = try #require(configJSON["settings"] as? [String: Any])
                 #expect((settings["swapi.proxy"] as? [String: Any])?["value"] as? String == shown)

@@ -135,6 +135,13 @@ import ReaderKit
         #expect(try route(url, noProxy: noProxy).server?.host == "p.example")
     }
 
+    @Test func theEntriesPassedOverAreNamedInOrder() {
+        let bypass = ProxySettings.Bypass("www.*.com, 10.0.0.0/99,.example.com :, host:99999 ::1 10.0.0.0/99", variable: "NO_PROXY")
+        #expect(bypass.entries == ["www.*.com", "10.0.0.0/99", ".example.com", ":", "host:99999", "::1", "10.0.0.0/99"])
+        #expect(bypass.ignoredEntries == ["www.*.com", "10.0.0.0/99", ":", "host:99999", "10.0.0.0/99"])
+        #expect(ProxySettings.Bypass("*, .a.example").ignoredEntries.isEmpty)
+    }
+
     @Test func theLowerCaseNoProxyWinsAndIsNamed() throws {
         let proxies = try settings(["HTTPS_PROXY": "http://p.example:1", "no_proxy": "reddit.com", "NO_PROXY": "other.example"])
         #expect(proxies.route(for: Self.reddit).shown == "direct (no_proxy names reddit.com)")
