@@ -94,14 +94,17 @@ import TestSupport
         _ = screen.handle(.answer(id: "count:films", Self.loaded(films.count)), in: Self.large)
         let notCached = BrowseFailure(.cache(CacheFailure(.notCached, path: "cache.sqlite", detail: "")))
         _ = screen.handle(.answer(id: "count:vehicles", ScreenAnswer(LoadResult<Int>.failed(notCached))), in: Self.large)
+        let timedOut = BrowseFailure(.transport(TransportFailure(.timedOut, host: "swapi.dev", detail: "")))
+        _ = screen.handle(.answer(id: "count:starships", ScreenAnswer(LoadResult<Int>.failed(timedOut))), in: Self.large)
+        // Offline with nothing cached is said in words; a failure by its code.
         #expect(Self.text(screen, Self.large) == """
-            COLLECTION  COUNT
-            films           6
-            people         82
-            planets         …
-            species         …
-            starships       …
-            vehicles    C1001
+            COLLECTION       COUNT
+            films                6
+            people              82
+            planets              …
+            species              …
+            starships        T1001
+            vehicles    not cached
             """ + String(repeating: "\n", count: 16))
         #expect(screen.place == ["swapi · 6 collections", "swapi"])
         #expect(screen.shown?.stale == false)

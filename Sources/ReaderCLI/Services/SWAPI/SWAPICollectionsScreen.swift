@@ -13,6 +13,8 @@ struct SWAPICollectionsScreen: BrowseScreen {
         case loading
         case known(Int, LoadMetadata)
         case failed(code: String)
+        /// Offline, with no copy of the collection's first page: no failure to tell by its code.
+        case notCached
     }
 
     static let collections = SWAPICollection.allCases
@@ -78,7 +80,7 @@ struct SWAPICollectionsScreen: BrowseScreen {
             // A copy already shown stays: a refresh that fails does not take it away.
             case .failed(let failure):
                 if case .known? = counts[collection] { break }
-                counts[collection] = .failed(code: failure.code)
+                counts[collection] = failure.notCached ? .notCached : .failed(code: failure.code)
             }
         case .resized, .appeared, .tick:
             break
@@ -96,6 +98,7 @@ struct SWAPICollectionsScreen: BrowseScreen {
             case .loading: "…"
             case .known(let count, _): String(count)
             case .failed(let code): code
+            case .notCached: "not cached"
             }
             return [collection.rawValue, count]
         }
