@@ -1,18 +1,16 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// An Atom feed (RFC 4287) as read from untrusted bytes: the feed's title and its entries, each
 /// with what a reader shows. Nothing else of the document is kept.
 ///
-/// The bytes are read by the toolchain's own XML parser (libxml2 underneath), with every limit
-/// set where the bytes enter:
-/// - a document type declaration is refused before the parser sees the bytes: no entity is ever
-///   declared, so none is expanded (beyond the five XML predefines and character references) and
-///   no external entity is ever resolved, from a file or the network;
+/// The bytes are read by ReaderKit's own XML reader, in one pass, with every limit set where the
+/// bytes enter:
+/// - a document type or any other markup declaration is refused: no entity is ever declared, so
+///   none is expanded (beyond the five XML predefines and character references) and no external
+///   entity is ever resolved, from a file or the network;
 /// - elements nest at most ``maximumDepth`` deep, a feed holds at most ``maximumEntries``
-///   entries, and one element's text at most ``maximumTextLength`` bytes;
+///   entries, one element's text is at most ``maximumTextLength`` bytes, and a tag has at most
+///   ``maximumAttributes`` attributes;
 /// - anything that is not well-formed XML, or is XML but not an Atom feed, is a
 ///   ``DecodingFailure`` (the server's fault), never a trap.
 public struct AtomFeed: Sendable, Hashable {
@@ -81,35 +79,25 @@ public struct AtomFeed: Sendable, Hashable {
         if let encoding = Self.otherEncoding(of: data) {
             throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: "a feed in \(encoding), not UTF-8", url: url, format: AtomFeed.format))
         }
-        if let problem = Self.structuralProblem(in: data) {
-            throw .decoding(DecodingFailure(.corrupt, codingPath: "", detail: problem, url: url, format: AtomFeed.format))
+        let read = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<AtomReader, ReaderError> in
+            var xml = XMLReader(raw.bindMemory(to: UInt8.self), maximumTextLength: Self.maximumTextLength, maximumAttributes: Self.maximumAttributes)
+            var reader = AtomReader()
+            do throws(ReaderError) {
+                try reader.read(&xml, url: url)
+                return .success(reader)
+            } catch {
+                return .failure(error)
+            }
         }
-        let reader = AtomReader()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let limit = reader.limitPassed {
-            throw .decoding(DecodingFailure(.invalidValue, codingPath: reader.path, detail: limit, url: url, format: AtomFeed.format))
-        }
-        if let problem = reader.notAtom {
-            throw .decoding(DecodingFailure(.typeMismatch, codingPath: "", detail: problem, url: url, format: AtomFeed.format))
-        }
-        guard parsed, reader.finished else {
-            let error = parser.parserError.map { " (\(TerminalText.sanitise(String(describing: $0), maxLength: 120)))" } ?? ""
-            throw .decoding(DecodingFailure(.corrupt, codingPath: reader.path, detail:
-                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)\(error)", url: url, format: AtomFeed.format))
-        }
+        let reader = try read.get()
         title = reader.feedTitle
         id = reader.feedID
         entries = reader.entries
     }
 
     /// The encoding `data` is in when it is not UTF-8 (a UTF-16 or UTF-32 byte order, or an XML
-    /// declaration naming another encoding): refused, so that the bytes read for a document type
-    /// declaration are the bytes the parser reads (UTF-7 could hide one from a byte scan).
+    /// declaration naming another encoding): refused, so that the bytes read are the characters
+    /// meant (UTF-7 could hide a document type declaration as `+ADw-!DOCTYPE`).
     static func otherEncoding(of data: Data) -> String? {
         let head = Array(data.prefix(4))
         if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0) { return "UTF-16 or UTF-32" }
@@ -126,211 +114,118 @@ public struct AtomFeed: Sendable, Hashable {
     /// What a failure says the body was read as.
     public static let format = "an Atom feed"
 
-    /// The most attributes one tag may have: an Atom feed's have at most four. libxml2 checks a
-    /// tag's attributes for duplicates in time that grows with the square of their number.
+    /// The most attributes one tag may have: an Atom feed's have at most four. Each is checked
+    /// against the tag's others for a duplicate, in time that grows with the square of their number.
     public static let maximumAttributes = 32
-
-    /// What makes `data` a document that is never given to the parser, found in one pass over
-    /// its bytes; nil when there is nothing. The parser reads only what passes:
-    /// - it must start (after a byte order mark and white space) with `<`: no other encoding
-    ///   (EBCDIC has no `<` byte) hides a declaration from this pass;
-    /// - no markup declaration (`<!DOCTYPE`, `<!ENTITY`, `<!ELEMENT`…) anywhere outside a comment
-    ///   or CDATA: without one no entity is declared, so none is expanded beyond the five XML
-    ///   predefines and character references, and no external entity is ever resolved;
-    /// - no tag with more than ``maximumAttributes`` attributes.
-    /// Comments, processing instructions and CDATA are skipped to their real ends, and a quoted
-    /// attribute value to its closing quote, so that no `<` or `>` inside them misleads the pass.
-    static func structuralProblem(in data: Data) -> String? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let count = bytes.count
-            var index = 0
-            if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-            while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
-            guard index < count, bytes[index] == UInt8(ascii: "<") else { return "a document that does not start with \"<\" as UTF-8 XML does" }
-            /// The index just past `terminator`, searched from `from`; nil when it never comes.
-            func after(_ terminator: StaticString, from start: Int) -> Int? {
-                let pattern = UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
-                var position = start
-                while position + pattern.count <= count {
-                    if bytes[position] == pattern[0] {
-                        var matched = true
-                        for offset in 1..<pattern.count where bytes[position + offset] != pattern[offset] { matched = false; break }
-                        if matched { return position + pattern.count }
-                    }
-                    position += 1
-                }
-                return nil
-            }
-            func starts(_ prefix: StaticString, at position: Int) -> Bool {
-                let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-                guard position + pattern.count <= count else { return false }
-                for offset in 0..<pattern.count where bytes[position + offset] != pattern[offset] { return false }
-                return true
-            }
-            while index < count {
-                guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
-                if starts("<!--", at: index) {
-                    guard let end = after("-->", from: index + 4) else { return nil }
-                    index = end
-                } else if starts("<![CDATA[", at: index) {
-                    guard let end = after("]]>", from: index + 9) else { return nil }
-                    index = end
-                } else if starts("<?", at: index) {
-                    guard let end = after("?>", from: index + 2) else { return nil }
-                    index = end
-                } else if starts("<!", at: index) {
-                    return starts("<!ENTITY", at: index) ? "an entity declaration, which is never read"
-                        : "a document type or markup declaration (\"<!\"), which is never read"
-                } else {
-                    // A tag: to its `>`, quoted values skipped, its attributes counted by their `=`.
-                    var attributes = 0
-                    var position = index + 1
-                    var quote: UInt8 = 0
-                    while position < count {
-                        let byte = bytes[position]
-                        if quote != 0 {
-                            if byte == quote { quote = 0 }
-                        } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                            quote = byte
-                        } else if byte == UInt8(ascii: "=") {
-                            attributes += 1
-                            if attributes > maximumAttributes { return "a tag with more than \(maximumAttributes) attributes, more than any feed's" }
-                        } else if byte == UInt8(ascii: ">") {
-                            break
-                        }
-                        position += 1
-                    }
-                    index = position + 1
-                }
-            }
-            return nil
-        }
-    }
 }
 
-/// The parser's delegate: keeps what ``AtomFeed`` holds, and stops the parse at a limit.
-private final class AtomReader: NSObject, XMLParserDelegate {
+/// What ``AtomFeed`` keeps of the XML reader's elements; stops the read at a limit, or at a root
+/// that is not `<feed>`.
+private struct AtomReader {
     var feedTitle = ""
     var feedID = ""
     var entries: [AtomFeed.Entry] = []
-    var finished = false
-    var limitPassed: String?
-    var notAtom: String?
 
     private var stack: [String] = []
-    private var text = ""
-    private var textIsFull = false
     private var entry: AtomFeed.Entry?
 
-    /// Where the parse is, as `feed.entry[3].title`, for a failure.
+    /// Where the read is, as `feed.entry[3].title`, for a failure.
     var path: String {
         var parts = stack
         if let index = parts.firstIndex(of: "entry") { parts[index] = "entry[\(entries.count)]" }
         return parts.joined(separator: ".")
     }
 
-    private func stop(_ parser: XMLParser, limit: String) {
-        limitPassed = limitPassed ?? limit
-        parser.abortParsing()
-    }
-
     /// An element's local name: `media:thumbnail` is `thumbnail`.
     private static func local(_ name: String) -> String {
-        name.split(separator: ":").last.map(String.init) ?? name
+        guard name.utf8.contains(UInt8(ascii: ":")) else { return name }
+        return name.split(separator: ":").last.map(String.init) ?? name
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        guard limitPassed == nil, notAtom == nil else { return }
-        let name = Self.local(elementName)
+    /// Reads `xml` to its end: the first failure, limit or a root other than `<feed>` stops it.
+    mutating func read(_ xml: inout XMLReader, url: String) throws(ReaderError) {
+        func failure(_ reason: DecodingFailure.Reason, at path: String, _ detail: String) -> ReaderError {
+            .decoding(DecodingFailure(reason, codingPath: path, detail: detail, url: url, format: AtomFeed.format))
+        }
+        var stopped: ReaderError?
+        do throws(XMLReader.Failure) {
+            reading: while let event = try xml.next() {
+                switch event {
+                case .start:
+                    if let (reason, detail) = start(xml) {
+                        stopped = failure(reason, at: reason == .typeMismatch ? "" : path, detail)
+                        break reading
+                    }
+                case .end:
+                    end(xml)
+                }
+            }
+        } catch {
+            switch error {
+            case .notMarkup:
+                throw failure(.corrupt, at: "", "a document that does not start with \"<\" as UTF-8 XML does")
+            case .declaration(let entity):
+                throw failure(.corrupt, at: "", entity ? "an entity declaration, which is never read"
+                                                       : "a document type or markup declaration (\"<!\"), which is never read")
+            case .tooManyAttributes:
+                throw failure(.corrupt, at: "", "a tag with more than \(AtomFeed.maximumAttributes) attributes, more than any feed's")
+            case .malformed(let problem, let line, let column):
+                throw failure(.corrupt, at: path, "not well-formed XML at line \(line), column \(column) (\(TerminalText.sanitise(problem, maxLength: 120)))")
+            }
+        }
+        if let stopped { throw stopped }
+    }
+
+    /// An element starts; what stops the read, if anything.
+    private mutating func start(_ xml: XMLReader) -> (DecodingFailure.Reason, String)? {
+        let qualifiedName = xml.name
+        let name = Self.local(qualifiedName)
         if stack.isEmpty, name != "feed" {
-            notAtom = "XML whose root is <\(TerminalText.sanitise(elementName, maxLength: 40))>, not an Atom <feed>"
-            parser.abortParsing()
-            return
+            return (.typeMismatch, "XML whose root is <\(TerminalText.sanitise(qualifiedName, maxLength: 40))>, not an Atom <feed>")
         }
         guard stack.count < AtomFeed.maximumDepth else {
-            return stop(parser, limit: "elements nested deeper than \(AtomFeed.maximumDepth) levels, which no feed needs")
+            return (.invalidValue, "elements nested deeper than \(AtomFeed.maximumDepth) levels, which no feed needs")
         }
         stack.append(name)
-        text = ""
-        textIsFull = false
         switch (stack.count, name) {
         case (2, "entry"):
             guard entries.count < AtomFeed.maximumEntries else {
-                return stop(parser, limit: "more than \(AtomFeed.maximumEntries) entries, more than any feed sends")
+                return (.invalidValue, "more than \(AtomFeed.maximumEntries) entries, more than any feed sends")
             }
             entry = AtomFeed.Entry(id: "", title: "")
         case (3, "category") where entry != nil:
-            if let term = attributes["term"] { entry?.categories.append(term) }
+            if let term = xml.attribute("term") { entry?.categories.append(term) }
         case (3, "link") where entry != nil:
-            let rel = attributes["rel"] ?? "alternate"
-            if rel == "alternate", entry?.link == nil, let href = attributes["href"] { entry?.link = href }
+            let rel = xml.attribute("rel") ?? "alternate"
+            if rel == "alternate", entry?.link == nil, let href = xml.attribute("href") { entry?.link = href }
         case (3, "content") where entry != nil:
-            entry?.contentType = attributes["type"] ?? "text"
+            entry?.contentType = xml.attribute("type") ?? "text"
         default:
             break
         }
+        return nil
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        append(string)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        append(String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    private func append(_ string: String) {
-        guard !textIsFull else { return }
-        let room = AtomFeed.maximumTextLength - text.utf8.count
-        if string.utf8.count > room {
-            // Cut where the room ends, at a character's start: what follows is dropped.
-            var end = string.utf8.index(string.utf8.startIndex, offsetBy: room)
-            while end > string.utf8.startIndex, UTF8.isContinuation(string.utf8[end]) { end = string.utf8.index(before: end) }
-            text += String(string.utf8[..<end]) ?? ""
-            textIsFull = true
-            return
-        }
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard limitPassed == nil, notAtom == nil, let name = stack.last else { return }
+    /// An element ends: what it holds is kept where the feed or the entry has it.
+    private mutating func end(_ xml: XMLReader) {
+        guard let name = stack.last else { return }
         switch (stack.count, name) {
-        case (2, "title"): feedTitle = text
-        case (2, "id"): feedID = text
+        case (2, "title"): feedTitle = xml.text
+        case (2, "id"): feedID = xml.text
         case (2, "entry"):
             if let entry { entries.append(entry) }
             entry = nil
-        case (3, "id"): entry?.id = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        case (3, "title"): entry?.title = text
-        case (3, "content"): entry?.content = text
-        case (3, "updated"): entry?.updated = AtomDate.parse(text)
-        case (3, "published"): entry?.published = AtomDate.parse(text)
+        case (3, "id"): entry?.id = xml.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        case (3, "title"): entry?.title = xml.text
+        case (3, "content"): entry?.content = xml.text
+        case (3, "updated"): entry?.updated = AtomDate.parse(xml.text)
+        case (3, "published"): entry?.published = AtomDate.parse(xml.text)
         case (4, "name") where stack[2] == "author":
-            entry?.author = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        case (1, "feed"):
-            finished = true
+            entry?.author = xml.text.trimmingCharacters(in: .whitespacesAndNewlines)
         default:
             break
         }
         stack.removeLast()
-        text = ""
-        textIsFull = false
-    }
-
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        stop(parser, limit: "an entity declaration, which is never read")
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        stop(parser, limit: "an external entity declaration, which is never read")
-    }
-
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        stop(parser, limit: "an external entity, which is never resolved")
-        return nil
     }
 }
 
