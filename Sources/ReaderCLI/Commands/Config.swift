@@ -35,13 +35,17 @@ extension Reader {
             let syncTable = "[sync] "
             let syncLines = plugins.compactMap { $0.sync?.configExample }.filter { $0.hasPrefix(syncTable) }.map { String($0.dropFirst(syncTable.count)) }
             let tables = plugins.compactMap(\.configExample) + (syncLines.isEmpty ? [] : [Help.joined(["[sync]"] + syncLines, separator: "\n")])
-            // Built at every start (the parser reads every command's configuration): by hand, see Help.joined.
-            var text = ""
+            // Built at every start (the parser reads every command's configuration): over the
+            // bytes, see Help.joined.
+            var text: [UInt8] = []
             for (index, table) in tables.enumerated() {
-                text += index == 0 ? "  " : "\n\n  "
-                for character in table { text += character == "\n" ? "\n  " : String(character) }
+                text += index == 0 ? Array("  ".utf8) : Array("\n\n  ".utf8)
+                for byte in table.utf8 {
+                    text.append(byte)
+                    if byte == UInt8(ascii: "\n") { text += [UInt8(ascii: " "), UInt8(ascii: " ")] }
+                }
             }
-            return text
+            return String(decoding: text, as: UTF8.self)
         }
 
         static let examples = ["reader config", "reader config --retries 5", "reader config --json"]
