@@ -46,7 +46,9 @@ public struct ReaderSettings: Sendable {
     }
 
     /// One value and its source.
-    public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
+    // Equatable where its value is, not required of it: a requirement is a conformance the
+    // runtime looks up, with a scan of every one in the binary, when a setting's type is first made.
+    public struct Setting<Value: Sendable>: Sendable {
         public var value: Value
         public var source: Source
 
@@ -224,3 +226,5 @@ public struct ReaderSettings: Sendable {
         return ServiceConfiguration(services)
     }
 }
+
+extension ReaderSettings.Setting: Equatable where Value: Equatable {}

@@ -67,7 +67,7 @@ extension FreshnessPolicy {
         // copy of a resource, and read back as a damaged one: only a 204 reads back as its failure.
         guard !(200...299).contains(response.status) || response.status == 204 else { return false }
         guard response.body.count <= storedFailureLargestBody else { return false }
-        return heuristicallyCacheableStatuses.contains(response.status) || control.maxAge != nil
+        return heuristicallyCacheable.contains(response.status) || control.maxAge != nil
             || HeaderList.combined("Expires", in: response.headers) != nil || control.isPublic
     }
 

@@ -17,28 +17,46 @@ public struct RetryPolicy: Sendable, Equatable {
     public var jitter: @Sendable () -> Double
     /// The statuses worth another try (``defaultRetryableStatuses``); a 500 is retried only with
     /// a `Retry-After`.
-    public var retryableStatuses: Set<Int>
+    public var retryableStatuses: Set<Int> {
+        get { chosenStatuses ?? Self.defaultRetryableStatuses }
+        set { chosenStatuses = newValue }
+    }
     /// The transport failures worth another try (``defaultRetryableTransportReasons``).
-    public var retryableTransportReasons: Set<TransportFailure.Reason>
+    public var retryableTransportReasons: Set<TransportFailure.Reason> {
+        get { chosenTransportReasons ?? Self.defaultRetryableTransportReasons }
+        set { chosenTransportReasons = newValue }
+    }
     /// The transport failures that mean "not reachable now", retried until the deadline with
     /// `--wait` (``defaultConnectivityReasons``).
-    public var connectivityReasons: Set<TransportFailure.Reason>
+    public var connectivityReasons: Set<TransportFailure.Reason> {
+        get { chosenConnectivityReasons ?? Self.defaultConnectivityReasons }
+        set { chosenConnectivityReasons = newValue }
+    }
+
+    // The sets chosen, nil for the defaults: a policy is made at every start, and the first Set
+    // of a type costs the runtime a scan of every conformance in the binary (about 0.3 M
+    // instructions each), which only a failure to decide needs to pay.
+    private var chosenStatuses: Set<Int>?
+    private var chosenTransportReasons: Set<TransportFailure.Reason>?
+    private var chosenConnectivityReasons: Set<TransportFailure.Reason>?
 
     /// 3 retries, 0.5 s doubling, at most 30 s a wait, full jitter.
     public static let `default` = RetryPolicy()
 
+    /// A policy; each set left nil is its default (``defaultRetryableStatuses``,
+    /// ``defaultRetryableTransportReasons``, ``defaultConnectivityReasons``).
     public init(maximumRetries: Int = 3, baseDelay: Duration = .milliseconds(500),
                 maximumDelay: Duration = .seconds(30), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                retryableStatuses: Set<Int> = defaultRetryableStatuses,
-                retryableTransportReasons: Set<TransportFailure.Reason> = defaultRetryableTransportReasons,
-                connectivityReasons: Set<TransportFailure.Reason> = defaultConnectivityReasons) {
+                retryableStatuses: Set<Int>? = nil,
+                retryableTransportReasons: Set<TransportFailure.Reason>? = nil,
+                connectivityReasons: Set<TransportFailure.Reason>? = nil) {
         self.maximumRetries = maximumRetries
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
         self.jitter = jitter
-        self.retryableStatuses = retryableStatuses
-        self.retryableTransportReasons = retryableTransportReasons
-        self.connectivityReasons = connectivityReasons
+        chosenStatuses = retryableStatuses
+        chosenTransportReasons = retryableTransportReasons
+        chosenConnectivityReasons = connectivityReasons
     }
 
     /// Statuses worth another try:
