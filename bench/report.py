@@ -9,7 +9,7 @@ import platform
 import subprocess
 import sys
 
-# report.py WORK READER > BENCHMARKS.md; or report.py --browse-only WORK READER BENCHMARKS.md: that
+# report.py WORK READER [BENCHMARKS.md] > NEW (the old file's kept sections are carried over); or report.py --browse-only WORK READER BENCHMARKS.md: that
 # file with its full-screen section replaced (or added), the rest as it was.
 # report.py --feed-only WORK READER BENCHMARKS.md: the same, for the section of Reddit's feeds.
 browse_only = sys.argv[1] == "--browse-only"
@@ -512,4 +512,19 @@ say("|---|---:|:---:|")
 for description, value, limit, better, met in verdicts:
     say(f"| {description} | {value:.2f}× | {'yes' if met else '**no**'} |")
 say("")
+
+# The sections measured by hand (outside this script), between KEPT_BEGIN and KEPT_END in the
+# file being replaced, are kept as they are, at the end.
+KEPT_BEGIN, KEPT_END = "<!-- kept: begin -->", "<!-- kept: end -->"
+if len(sys.argv) > 3:
+    previous = open(sys.argv[3]).read().split("\n")
+    keeping = False
+    for line in previous:
+        if line.strip() == KEPT_BEGIN:
+            keeping = True
+        if keeping:
+            say(line)
+        if line.strip() == KEPT_END:
+            keeping = False
+            say("")
 print("\n".join(out))
