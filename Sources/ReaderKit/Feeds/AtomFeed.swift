@@ -95,20 +95,13 @@ public struct AtomFeed: Sendable, Hashable {
         entries = reader.entries
     }
 
-    /// The encoding `data` is in when it is not UTF-8 (a UTF-16 or UTF-32 byte order, or an XML
-    /// declaration naming another encoding): refused, so that the bytes read are the characters
-    /// meant (UTF-7 could hide a document type declaration as `+ADw-!DOCTYPE`).
+    /// The encoding `data` is in when its first bytes say it is not UTF-8 (a UTF-16 or UTF-32
+    /// byte order mark, or a zero byte); an XML declaration naming another encoding is refused by
+    /// the reader as it reads the declaration.
     static func otherEncoding(of data: Data) -> String? {
         let head = Array(data.prefix(4))
         if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0) { return "UTF-16 or UTF-32" }
-        let prolog = String(decoding: data.prefix(256), as: UTF8.self)
-        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else { return nil }
-        let declaration = prolog[..<end.lowerBound]
-        guard let encoding = declaration.range(of: "encoding") else { return nil }
-        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
-            .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
-        let name = value.lowercased()
-        return name == "utf-8" || name == "utf8" ? nil : "the encoding \"\(TerminalText.sanitise(String(value), maxLength: 20))\""
+        return nil
     }
 
     /// What a failure says the body was read as.
@@ -136,10 +129,10 @@ private struct AtomReader {
         return parts.joined(separator: ".")
     }
 
-    /// An element's local name: `media:thumbnail` is `thumbnail`.
+    /// An element's name as Atom's: `atom:title` is `title`; a name of another prefix
+    /// (`media:title`) stays whole, so that it never stands for an Atom element.
     private static func local(_ name: String) -> String {
-        guard name.utf8.contains(UInt8(ascii: ":")) else { return name }
-        return name.split(separator: ":").last.map(String.init) ?? name
+        name.hasPrefix("atom:") ? String(name.dropFirst("atom:".count)) : name
     }
 
     /// Reads `xml` to its end: the first failure, limit or a root other than `<feed>` stops it.
@@ -167,6 +160,8 @@ private struct AtomReader {
             case .declaration(let entity):
                 throw failure(.corrupt, at: "", entity ? "an entity declaration, which is never read"
                                                        : "a document type or markup declaration (\"<!\"), which is never read")
+            case .otherEncoding(let name):
+                throw failure(.corrupt, at: "", "a feed in the encoding \"\(TerminalText.sanitise(name, maxLength: 20))\", not UTF-8")
             case .tooManyAttributes:
                 throw failure(.corrupt, at: "", "a tag with more than \(AtomFeed.maximumAttributes) attributes, more than any feed's")
             case .malformed(let problem, let line, let column):

@@ -32,6 +32,8 @@ struct XMLReader {
         case declaration(entity: Bool)
         /// A tag with more attributes than the reader was given as the most.
         case tooManyAttributes
+        /// An XML declaration that names an encoding other than UTF-8: its name as written.
+        case otherEncoding(String)
         /// Not well-formed: what is wrong, where (line and column count from 1; a column counts
         /// characters).
         case malformed(String, line: Int, column: Int)
@@ -141,7 +143,7 @@ struct XMLReader {
     }
 
     /// `<?xml version="1.x" encoding="…" standalone="yes|no"?>`, in that order, the last two
-    /// optional. The encoding's name is only checked for its form: which one it is was read before.
+    /// optional. The encoding must be UTF-8, in any case.
     mutating func readDeclaration() throws(Failure) {
         let start = position
         position += 5
@@ -182,6 +184,12 @@ struct XMLReader {
                 guard let first = value.first, Self.isASCIILetter(first),
                       value.allSatisfy({ Self.isASCIILetter($0) || Self.isDigit($0) || $0 == Byte.period || $0 == Byte.underscore || $0 == Byte.hyphen })
                 else { throw malformed(at: valueStart, "an encoding name of the wrong form") }
+                // The bytes are read as UTF-8 whatever a declaration says: any other name is refused
+                // (UTF-7 could hide markup as `+ADw-!DOCTYPE`), wherever the name stands.
+                let lowercased = value.map { $0 | 0x20 }
+                guard lowercased.elementsEqual("utf-8".utf8) || lowercased.elementsEqual("utf8".utf8) else {
+                    throw .otherEncoding(string(valueStart..<valueEnd))
+                }
                 seen = 2
             case (1, "standalone"), (2, "standalone"):
                 guard value.elementsEqual("yes".utf8) || value.elementsEqual("no".utf8) else {

@@ -226,7 +226,10 @@ package enum CommentTree {
         var fenced = false
         var inCode = false
         var previousBlank = true
-        let source = TerminalText.decodingHTMLEntities(text).replacingOccurrences(of: "\r\n", with: "\n")
+        // Cut before its entities are read: no more is shown than the budget, and an entity is at
+        // most ten characters (`&#x10FFFF;`).
+        let shown = text.utf8.count > maximumTextLength * 10 ? String(text.prefix(maximumTextLength * 10)) : text
+        let source = TerminalText.decodingHTMLEntities(shown).replacingOccurrences(of: "\r\n", with: "\n")
         for raw in source.split(separator: "\n", omittingEmptySubsequences: false) {
             guard budget > 0 else { lines.append("…"); break }
             // Tabs are spaces here, so that indentation survives sanitising.

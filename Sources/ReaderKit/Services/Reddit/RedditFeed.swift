@@ -124,7 +124,7 @@ public enum RedditFeed {
         let comments = anchor(labelled: "[comments]", in: html) ?? entry.link
         let link = anchor(labelled: "[link]", in: html)
         let isSelf = link == nil || link == comments
-        let selftext = selfText(in: html).map(HTMLMarkdown.markdown(from:)) ?? ""
+        let selftext = selfText(in: html).map(markdown(from:)) ?? ""
         let target = isSelf ? (entry.link ?? "") : (link ?? "")
         let domain = isSelf ? "self." + subreddit(of: entry) : (URL(string: target)?.host ?? "")
         return .object([
@@ -136,10 +136,20 @@ public enum RedditFeed {
         ])
     }
 
+    /// The most characters of a post's or comment's HTML turned into markdown: Reddit's own limit
+    /// is 40,000 characters of markdown, a few times less. A hostile feed's megabyte of `&` a
+    /// comment took seconds each (the attack on the XML reader).
+    static let maximumHTMLLength = 200_000
+
+    /// `html` as markdown, its first ``maximumHTMLLength`` characters.
+    private static func markdown(from html: String) -> String {
+        HTMLMarkdown.markdown(from: html.count > maximumHTMLLength ? String(html.prefix(maximumHTMLLength)) : html)
+    }
+
     private static func comment(_ entry: AtomFeed.Entry, index: Int, url: String) throws(ReaderError) -> JSONValue {
         let id = try shortID(entry, kind: "t1_", index: index, url: url)
         let created = try date(entry, index: index, url: url)
-        let body = entry.contentType == "text" ? entry.content : HTMLMarkdown.markdown(from: selfText(in: entry.content) ?? entry.content)
+        let body = entry.contentType == "text" ? entry.content : markdown(from: selfText(in: entry.content) ?? entry.content)
         return .object([
             "id": .string(id), "name": .string(entry.id), "author": .string(author(of: entry)),
             "body": .string(body),
