@@ -142,12 +142,8 @@ extension Reader {
 
         /// `NO_PROXY`'s entries, each that is passed over marked so: `10.0.0.0/33 (ignored), .example.com`.
         static func bypassShown(_ bypass: ProxySettings.Bypass) -> String {
-            var ignored = bypass.ignoredEntries[...]
-            return bypass.entries.map { entry in
-                guard ignored.first == entry else { return entry }
-                ignored = ignored.dropFirst()
-                return entry + " (ignored)"
-            }.joined(separator: ", ")
+            let ignored = bypass.ignoredEntries
+            return bypass.entries.map { ignored.contains($0) ? $0 + " (ignored)" : $0 }.joined(separator: ", ")
         }
 
         /// The proxies for https and http, NO_PROXY, and how each service's base URL is reached.

@@ -18,7 +18,11 @@ public enum Vary {
     /// What the request's fields named by `vary` hold, one `name: value` line each (absent fields
     /// are empty), as stored with the response; nil when it has no `Vary`.
     public static func requestFingerprint(vary: String?, requestHeaders: HeaderFields) -> String? {
-        let names = names(vary)
+        fingerprint(of: names(vary), requestHeaders: requestHeaders)
+    }
+
+    /// ``requestFingerprint(vary:requestHeaders:)`` of the names already read from a `Vary`.
+    private static func fingerprint(of names: [String], requestHeaders: HeaderFields) -> String? {
         guard !names.isEmpty else { return nil }
         return names.map { name in
             let value = HeaderList.combined(name, in: requestHeaders)
@@ -46,6 +50,6 @@ public enum Vary {
         let names = names(entry.vary)
         if names.isEmpty { return true }
         if names.contains("*") { return false }
-        return requestFingerprint(vary: entry.vary, requestHeaders: requestHeaders) == entry.varyRequest
+        return fingerprint(of: names, requestHeaders: requestHeaders) == entry.varyRequest
     }
 }

@@ -44,11 +44,7 @@ extension ProxySettings {
         /// The entries that are none of the forms above (`10.0.0.0/33`, `host:99999`), passed
         /// over, in order: for `reader config` to say so.
         public var ignoredEntries: [String] {
-            var matched = rules.map(\.entry)[...]
-            return entries.filter { entry in
-                if matched.first == entry { matched = matched.dropFirst(); return false }
-                return true
-            }
+            entries.filter { Rule($0) == nil }
         }
 
         /// The entry that names `host` (a URL's host; brackets around an IPv6 address allowed) on

@@ -143,7 +143,7 @@ public enum RedditFeed {
 
     /// `html` as markdown, its first ``maximumHTMLLength`` characters.
     private static func markdown(from html: String) -> String {
-        HTMLMarkdown.markdown(from: html.count > maximumHTMLLength ? String(html.prefix(maximumHTMLLength)) : html)
+        HTMLMarkdown.markdown(from: String(html.prefix(maximumHTMLLength)))
     }
 
     private static func comment(_ entry: AtomFeed.Entry, index: Int, url: String) throws(ReaderError) -> JSONValue {
